@@ -1,0 +1,156 @@
+// s3up/checksum.h: the checksum module. It owns the S3 checksum algorithms (CRC32, CRC32C, CRC64NVME,
+// SHA1, SHA256, and MD5 for Content-MD5) behind one small interface, and the text forms S3 and SigV4 use:
+// base64 of the digest bytes (CRCs as big-endian integers) and lowercase hex.
+//
+// No allocation after construction: update() works in place, finish() returns a fixed-size Digest, and the
+// OpenSSL contexts are reused across reset(). CRC kernels sit behind plain functions so that a hardware
+// implementation can replace the portable one without touching callers.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace s3up {
+
+enum class ChecksumAlgorithm { crc32, crc32c, crc64nvme, sha1, sha256, md5 };
+
+inline constexpr std::size_t max_digest_size = 32;  // SHA-256
+
+// A finished digest in the byte order S3 expects (CRCs big-endian). Fixed size: copying never allocates.
+class Digest {
+ public:
+  Digest() = default;
+  explicit Digest(std::span<const std::byte> bytes);  // at most max_digest_size bytes
+
+  std::span<const std::byte> bytes() const { return {bytes_.data(), size_}; }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+
+  std::string base64() const;  // the x-amz-checksum-* / Content-MD5 text
+  std::string hex() const;     // lowercase, as SigV4 writes hashes
+
+  // Writes base64() into out without allocating; returns the number of characters (see base64_length).
+  std::size_t base64_to(std::span<char> out) const;
+  // Writes hex() into out (2 * size() characters) without allocating.
+  void hex_to(std::span<char> out) const;
+
+  friend bool operator==(const Digest& a, const Digest& b) {
+    return a.size_ == b.size_ && std::equal(a.bytes_.begin(), a.bytes_.begin() + a.size_, b.bytes_.begin());
+  }
+
+ private:
+  std::array<std::byte, max_digest_size> bytes_{};
+  std::size_t size_ = 0;
+};
+
+// The streaming interface every algorithm implements. finish() ends a run; call reset() before reusing.
+class Checksum {
+ public:
+  virtual ~Checksum() = default;
+  virtual ChecksumAlgorithm algorithm() const = 0;
+  virtual void update(std::span<const std::byte> data) = 0;
+  virtual Digest finish() = 0;
+  virtual void reset() = 0;
+
+  void update(std::string_view text) { update(std::as_bytes(std::span(text.data(), text.size()))); }
+};
+
+std::unique_ptr<Checksum> make_checksum(ChecksumAlgorithm algorithm);
+
+// One-shot convenience for tests and small inputs.
+Digest compute_checksum(ChecksumAlgorithm algorithm, std::span<const std::byte> data);
+Digest compute_checksum(ChecksumAlgorithm algorithm, std::string_view data);
+
+// CRC kernels: raw reflected update on the running (pre-xorout) register, so parts can be chained.
+// The portable versions are the reference; accelerated ones must agree with them bit for bit.
+std::uint32_t crc32_update(std::uint32_t crc, std::span<const std::byte> data);
+std::uint32_t crc32c_update(std::uint32_t crc, std::span<const std::byte> data);
+std::uint64_t crc64nvme_update(std::uint64_t crc, std::span<const std::byte> data);
+
+class Crc32 final : public Checksum {
+ public:
+  ChecksumAlgorithm algorithm() const override { return ChecksumAlgorithm::crc32; }
+  void update(std::span<const std::byte> data) override;
+  Digest finish() override;
+  void reset() override { value_ = 0; }
+  std::uint32_t value() const { return value_; }  // the CRC of what was fed so far (post-xorout)
+  using Checksum::update;
+
+ private:
+  std::uint32_t value_ = 0;
+};
+
+class Crc32c final : public Checksum {
+ public:
+  ChecksumAlgorithm algorithm() const override { return ChecksumAlgorithm::crc32c; }
+  void update(std::span<const std::byte> data) override;
+  Digest finish() override;
+  void reset() override { value_ = 0; }
+  std::uint32_t value() const { return value_; }
+  using Checksum::update;
+
+ private:
+  std::uint32_t value_ = 0;
+};
+
+class Crc64Nvme final : public Checksum {
+ public:
+  ChecksumAlgorithm algorithm() const override { return ChecksumAlgorithm::crc64nvme; }
+  void update(std::span<const std::byte> data) override;
+  Digest finish() override;
+  void reset() override { value_ = 0; }
+  std::uint64_t value() const { return value_; }
+  using Checksum::update;
+
+ private:
+  std::uint64_t value_ = 0;
+};
+
+// SHA1, SHA256 and MD5 through OpenSSL EVP. The EVP_MD_CTX is created once and reused by reset().
+class EvpDigest final : public Checksum {
+ public:
+  explicit EvpDigest(ChecksumAlgorithm algorithm);  // sha1, sha256 or md5
+  ~EvpDigest() override;
+  EvpDigest(const EvpDigest&) = delete;
+  EvpDigest& operator=(const EvpDigest&) = delete;
+
+  ChecksumAlgorithm algorithm() const override { return algorithm_; }
+  void update(std::span<const std::byte> data) override;
+  Digest finish() override;
+  void reset() override;
+  using Checksum::update;
+
+ private:
+  ChecksumAlgorithm algorithm_;
+  struct EvpContext;
+  std::unique_ptr<EvpContext> context_;
+};
+
+// Names. algorithm_name: "CRC32", "CRC32C", "CRC64NVME", "SHA1", "SHA256", "MD5" (x-amz-sdk-checksum-algorithm).
+std::string_view algorithm_name(ChecksumAlgorithm algorithm);
+// header_name: "x-amz-checksum-crc32" ... (lowercase; also the trailer name); "content-md5" for MD5.
+std::string_view header_name(ChecksumAlgorithm algorithm);
+// Accepts the algorithm names case-insensitively ("crc32", "CRC64NVME", "sha256", "md5").
+std::optional<ChecksumAlgorithm> parse_algorithm(std::string_view name);
+// Maps "x-amz-checksum-crc32c" (any case) back to its algorithm; not Content-MD5.
+std::optional<ChecksumAlgorithm> algorithm_from_header(std::string_view header);
+std::size_t digest_size(ChecksumAlgorithm algorithm);
+std::size_t base64_length(ChecksumAlgorithm algorithm);  // padded base64 length of the digest
+
+// Text encodings used by S3 and SigV4.
+std::size_t base64_encoded_size(std::size_t bytes);
+std::size_t base64_encode_to(std::span<const std::byte> in, std::span<char> out);  // returns chars written
+std::string base64_encode(std::span<const std::byte> in);
+// Strict standard base64 with padding; nullopt on any invalid character, length or padding.
+std::optional<Digest> base64_decode_digest(std::string_view text);
+std::string hex_encode(std::span<const std::byte> in);
+void hex_encode_to(std::span<const std::byte> in, std::span<char> out);  // out.size() >= 2 * in.size()
+
+}  // namespace s3up
