@@ -1,1 +1,107 @@
-// placeholder: not written yet
+// text_encoding.cpp: the text forms S3 and SigV4 use for digests: standard padded base64 (RFC 4648 §4)
+// and lowercase hex. Decoding is strict because a lenient decoder would accept checksums S3 rejects.
+#include <stdexcept>
+
+#include "s3up/checksum.h"
+
+namespace s3up {
+namespace {
+
+constexpr std::string_view base64_alphabet =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+constexpr std::string_view hex_digits = "0123456789abcdef";
+
+// Value of a base64 character, or -1 for anything outside the standard alphabet (including '=').
+constexpr int base64_value(char c) {
+  if (c >= 'A' && c <= 'Z') return c - 'A';
+  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+  if (c >= '0' && c <= '9') return c - '0' + 52;
+  if (c == '+') return 62;
+  if (c == '/') return 63;
+  return -1;
+}
+
+}  // namespace
+
+std::size_t base64_encoded_size(std::size_t bytes) {
+  return (bytes + 2) / 3 * 4;
+}
+
+std::size_t base64_encode_to(std::span<const std::byte> in, std::span<char> out) {
+  const std::size_t needed = base64_encoded_size(in.size());
+  if (out.size() < needed) throw std::length_error("base64_encode_to: output buffer too small");
+  std::size_t o = 0;
+  std::size_t i = 0;
+  for (; i + 3 <= in.size(); i += 3) {
+    const auto v = (std::to_integer<std::uint32_t>(in[i]) << 16) |
+                   (std::to_integer<std::uint32_t>(in[i + 1]) << 8) |
+                   std::to_integer<std::uint32_t>(in[i + 2]);
+    out[o++] = base64_alphabet[(v >> 18) & 63];
+    out[o++] = base64_alphabet[(v >> 12) & 63];
+    out[o++] = base64_alphabet[(v >> 6) & 63];
+    out[o++] = base64_alphabet[v & 63];
+  }
+  const std::size_t rest = in.size() - i;
+  if (rest > 0) {
+    std::uint32_t v = std::to_integer<std::uint32_t>(in[i]) << 16;
+    if (rest == 2) v |= std::to_integer<std::uint32_t>(in[i + 1]) << 8;
+    out[o++] = base64_alphabet[(v >> 18) & 63];
+    out[o++] = base64_alphabet[(v >> 12) & 63];
+    out[o++] = rest == 2 ? base64_alphabet[(v >> 6) & 63] : '=';
+    out[o++] = '=';
+  }
+  return o;
+}
+
+std::string base64_encode(std::span<const std::byte> in) {
+  std::string out(base64_encoded_size(in.size()), '\0');
+  base64_encode_to(in, out);
+  return out;
+}
+
+std::optional<Digest> base64_decode_digest(std::string_view text) {
+  // Every digest we carry fits in max_digest_size bytes, i.e. at most 44 base64 characters.
+  if (text.empty() || text.size() % 4 != 0 || text.size() > base64_encoded_size(max_digest_size))
+    return std::nullopt;
+  std::size_t padding = 0;
+  if (text.back() == '=') padding = text[text.size() - 2] == '=' ? 2 : 1;
+  std::array<std::byte, max_digest_size + 2> bytes{};
+  std::size_t size = 0;
+  for (std::size_t i = 0; i < text.size(); i += 4) {
+    const bool last = i + 4 == text.size();
+    const std::size_t data_chars = last ? 4 - padding : 4;
+    std::uint32_t v = 0;
+    for (std::size_t j = 0; j < 4; ++j) {
+      int d = 0;
+      if (j < data_chars) {
+        d = base64_value(text[i + j]);
+        if (d < 0) return std::nullopt;  // bad character, or '=' before the end
+      }
+      v = (v << 6) | static_cast<std::uint32_t>(d);
+    }
+    // Canonical form only: the bits below the last encoded byte must be zero ("QQ==" not "QR==").
+    if (data_chars == 2 && (v & 0xffff) != 0) return std::nullopt;
+    if (data_chars == 3 && (v & 0xff) != 0) return std::nullopt;
+    const std::size_t out_bytes = data_chars - 1;
+    for (std::size_t k = 0; k < out_bytes; ++k) bytes[size++] = std::byte((v >> (16 - 8 * k)) & 0xff);
+  }
+  if (size > max_digest_size) return std::nullopt;
+  return Digest(std::span<const std::byte>(bytes.data(), size));
+}
+
+void hex_encode_to(std::span<const std::byte> in, std::span<char> out) {
+  if (out.size() < 2 * in.size()) throw std::length_error("hex_encode_to: output buffer too small");
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const auto b = std::to_integer<unsigned>(in[i]);
+    out[2 * i] = hex_digits[b >> 4];
+    out[2 * i + 1] = hex_digits[b & 15];
+  }
+}
+
+std::string hex_encode(std::span<const std::byte> in) {
+  std::string out(2 * in.size(), '\0');
+  hex_encode_to(in, out);
+  return out;
+}
+
+}  // namespace s3up

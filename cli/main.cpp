@@ -1,1 +1,70 @@
-int main() { return 0; }
+// cli/main.cpp: the s3up command: dispatches to cp, serve and demo, and sets up logging on stderr.
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "arguments.h"
+#include "commands.h"
+
+namespace {
+
+constexpr const char* usage_text = R"(usage: s3up <command> [options]
+
+commands:
+  cp FILE s3://BUCKET/KEY   upload a file (s3up cp --help)
+  serve                     run the strict mock S3 server (s3up serve --help)
+  demo                      upload to an embedded mock server in every mode and print a table
+
+global options (before or after the command):
+  --debug                   trace logging on stderr (secrets and signatures are never logged)
+environment:
+  S3UP_LOG_LEVEL            trace, debug, info, warn (default), error, off
+
+exit codes: 0 success, 1 other failure, 2 usage, 3 local I/O or body error,
+            4 server refused the request, 5 network or TLS failure
+)";
+
+// Logs go to stderr so that stdout stays for results ("listening on ..." lines, JSON, tables).
+void set_up_logging(bool debug) {
+  auto logger = spdlog::stderr_color_mt("s3up");
+  logger->set_pattern("%^[%l]%$ %v");
+  spdlog::set_default_logger(logger);
+  spdlog::set_level(spdlog::level::warn);
+  if (const char* level = std::getenv("S3UP_LOG_LEVEL")) spdlog::set_level(spdlog::level::from_str(level));
+  if (debug) spdlog::set_level(spdlog::level::trace);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  bool debug = false;
+  std::erase_if(args, [&](const std::string& arg) { return arg == "--debug" && (debug = true); });
+  set_up_logging(debug);
+
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    std::fputs(usage_text, args.empty() ? stderr : stdout);
+    return args.empty() ? s3up::cli::exit_usage : s3up::cli::exit_success;
+  }
+  const std::string command = args[0];
+  args.erase(args.begin());
+  try {
+    if (command == "cp") return s3up::cli::run_cp(args);
+    if (command == "serve") return s3up::cli::run_serve(args);
+    if (command == "demo") return s3up::cli::run_demo(args);
+    std::fprintf(stderr, "s3up: unknown command '%s'\n\n%s", command.c_str(), usage_text);
+    return s3up::cli::exit_usage;
+  } catch (const s3up::cli::UsageError& error) {
+    std::fprintf(stderr, "s3up %s: %s (see s3up %s --help)\n", command.c_str(), error.what(),
+                 command.c_str());
+    return s3up::cli::exit_usage;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "s3up %s: %s\n", command.c_str(), error.what());
+    return s3up::cli::exit_failure;
+  }
+}

@@ -68,7 +68,9 @@ std::unique_ptr<Checksum> make_checksum(ChecksumAlgorithm algorithm);
 Digest compute_checksum(ChecksumAlgorithm algorithm, std::span<const std::byte> data);
 Digest compute_checksum(ChecksumAlgorithm algorithm, std::string_view data);
 
-// CRC kernels: raw reflected update on the running (pre-xorout) register, so parts can be chained.
+// CRC kernels. Like zlib's crc32(crc, buf, len), they take and return the finished (post-xorout) CRC:
+// start from 0 (the CRC of nothing) and feed the result back in to chain parts, so
+// crc32_update(crc32_update(0, a), b) == crc32_update(0, a + b) and equals Crc32::value().
 // The portable versions are the reference; accelerated ones must agree with them bit for bit.
 std::uint32_t crc32_update(std::uint32_t crc, std::span<const std::byte> data);
 std::uint32_t crc32c_update(std::uint32_t crc, std::span<const std::byte> data);
@@ -120,6 +122,8 @@ class EvpDigest final : public Checksum {
   ~EvpDigest() override;
   EvpDigest(const EvpDigest&) = delete;
   EvpDigest& operator=(const EvpDigest&) = delete;
+  EvpDigest(EvpDigest&&) noexcept;  // so owners (HmacSha256, ChunkSigner) can move; the source is left empty
+  EvpDigest& operator=(EvpDigest&&) noexcept;
 
   ChecksumAlgorithm algorithm() const override { return algorithm_; }
   void update(std::span<const std::byte> data) override;
@@ -133,7 +137,8 @@ class EvpDigest final : public Checksum {
   std::unique_ptr<EvpContext> context_;
 };
 
-// Names. algorithm_name: "CRC32", "CRC32C", "CRC64NVME", "SHA1", "SHA256", "MD5" (x-amz-sdk-checksum-algorithm).
+// Names. algorithm_name: "CRC32", "CRC32C", "CRC64NVME", "SHA1", "SHA256", "MD5"
+// (x-amz-sdk-checksum-algorithm).
 std::string_view algorithm_name(ChecksumAlgorithm algorithm);
 // header_name: "x-amz-checksum-crc32" ... (lowercase; also the trailer name); "content-md5" for MD5.
 std::string_view header_name(ChecksumAlgorithm algorithm);

@@ -33,9 +33,10 @@ struct ServerOptions {
   std::string access_key = default_access_key;
   std::string secret_key = default_secret_key;
   std::string region = "us-east-1";
-  std::string data_dir;             // empty: objects live in memory
-  bool auto_create_buckets = true;  // a PUT of an object creates its bucket
-  bool reject_trailers = false;     // refuse aws-chunked trailers, as Scaleway does
+  std::string data_dir;                    // empty: objects live in memory
+  bool auto_create_buckets = true;         // a PUT of an object creates its bucket
+  bool reject_trailers = false;            // refuse aws-chunked trailers, as Scaleway does
+  bool check_clock_skew = true;            // false: accept any x-amz-date (replaying fixed-date test vectors)
   std::shared_ptr<spdlog::logger> logger;  // nullptr: spdlog's default logger
 };
 
@@ -49,7 +50,7 @@ struct StoredObject {
 
 struct ServerStats {
   std::uint64_t requests = 0;
-  std::uint64_t rejected = 0;  // answered with an error status
+  std::uint64_t rejected = 0;    // answered with an error status
   std::uint64_t body_bytes = 0;  // request body bytes received, before decoding
 };
 

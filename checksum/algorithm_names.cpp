@@ -1,0 +1,69 @@
+// algorithm_names.cpp: how each checksum algorithm is named on the wire (x-amz-sdk-checksum-algorithm
+// values, x-amz-checksum-* header and trailer names, Content-MD5) and the sizes of its digest.
+#include <stdexcept>
+
+#include "s3up/checksum.h"
+
+namespace s3up {
+namespace {
+
+struct AlgorithmInfo {
+  ChecksumAlgorithm algorithm;
+  std::string_view name;
+  std::string_view header;
+  std::size_t digest_size;
+};
+
+constexpr std::array<AlgorithmInfo, 6> algorithms = {{
+    {ChecksumAlgorithm::crc32, "CRC32", "x-amz-checksum-crc32", 4},
+    {ChecksumAlgorithm::crc32c, "CRC32C", "x-amz-checksum-crc32c", 4},
+    {ChecksumAlgorithm::crc64nvme, "CRC64NVME", "x-amz-checksum-crc64nvme", 8},
+    {ChecksumAlgorithm::sha1, "SHA1", "x-amz-checksum-sha1", 20},
+    {ChecksumAlgorithm::sha256, "SHA256", "x-amz-checksum-sha256", 32},
+    {ChecksumAlgorithm::md5, "MD5", "content-md5", 16},
+}};
+
+const AlgorithmInfo& info(ChecksumAlgorithm algorithm) {
+  for (const auto& entry : algorithms)
+    if (entry.algorithm == algorithm) return entry;
+  throw std::invalid_argument("unknown checksum algorithm");
+}
+
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+    if (lower(a[i]) != lower(b[i])) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string_view algorithm_name(ChecksumAlgorithm algorithm) {
+  return info(algorithm).name;
+}
+std::string_view header_name(ChecksumAlgorithm algorithm) {
+  return info(algorithm).header;
+}
+std::size_t digest_size(ChecksumAlgorithm algorithm) {
+  return info(algorithm).digest_size;
+}
+std::size_t base64_length(ChecksumAlgorithm algorithm) {
+  return base64_encoded_size(digest_size(algorithm));
+}
+
+std::optional<ChecksumAlgorithm> parse_algorithm(std::string_view name) {
+  for (const auto& entry : algorithms)
+    if (iequals(entry.name, name)) return entry.algorithm;
+  return std::nullopt;
+}
+
+std::optional<ChecksumAlgorithm> algorithm_from_header(std::string_view header) {
+  // Content-MD5 is a different mechanism (RFC 1864), not one of the x-amz-checksum-* family.
+  for (const auto& entry : algorithms)
+    if (entry.algorithm != ChecksumAlgorithm::md5 && iequals(entry.header, header)) return entry.algorithm;
+  return std::nullopt;
+}
+
+}  // namespace s3up

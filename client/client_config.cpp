@@ -1,0 +1,108 @@
+// client_config.cpp: defaults and AWS_* environment variables for ClientConfig, resolved once per Client.
+#include "client/client_config.h"
+
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace s3up {
+namespace {
+
+// A set, non-empty environment variable. Empty counts as unset, as the AWS CLI and SDKs treat it.
+std::optional<std::string> env(const char* name) {
+  const char* value = std::getenv(name);
+  if (value == nullptr || *value == '\0') return std::nullopt;
+  return std::string(value);
+}
+
+Error config_error(std::string message) {
+  Error error;
+  error.kind = Error::Kind::invalid_argument;
+  error.code = "InvalidConfiguration";
+  error.message = std::move(message);
+  return error;
+}
+
+}  // namespace
+
+ResolvedConfig resolve_config(ClientConfig config) {
+  ResolvedConfig resolved;
+  auto remember = [&resolved](Error error) {
+    if (!resolved.error) resolved.error = std::move(error);
+  };
+
+  if (config.region.empty()) {
+    if (auto value = env("AWS_REGION")) {
+      config.region = *value;
+    } else if (auto fallback = env("AWS_DEFAULT_REGION")) {
+      config.region = *fallback;
+    } else {
+      config.region = "us-east-1";
+    }
+  }
+
+  if (config.endpoint_url.empty()) {
+    if (auto value = env("AWS_ENDPOINT_URL_S3")) {
+      config.endpoint_url = *value;
+    } else if (auto fallback = env("AWS_ENDPOINT_URL")) {
+      config.endpoint_url = *fallback;
+    } else {
+      config.endpoint_url = default_endpoint_url(config.region);
+    }
+  }
+  auto endpoint = parse_endpoint(config.endpoint_url);
+  if (endpoint) {
+    resolved.endpoint = endpoint.value();
+  } else {
+    remember(endpoint.error());
+  }
+
+  if (!config.credentials) {
+    auto access_key = env("AWS_ACCESS_KEY_ID");
+    auto secret_key = env("AWS_SECRET_ACCESS_KEY");
+    if (access_key && secret_key) {
+      config.credentials =
+          sigv4::Credentials{*access_key, *secret_key, env("AWS_SESSION_TOKEN").value_or("")};
+    }
+  }
+
+  if (!config.checksum_calculation) {
+    if (auto value = env("AWS_REQUEST_CHECKSUM_CALCULATION")) {
+      config.checksum_calculation = parse_checksum_calculation(*value);
+      if (!config.checksum_calculation) {
+        remember(config_error("AWS_REQUEST_CHECKSUM_CALCULATION=\"" + *value +
+                              "\" is not when_supported or when_required"));
+      }
+    }
+    if (!config.checksum_calculation) config.checksum_calculation = ChecksumCalculation::when_supported;
+  }
+
+  if (config.ca_bundle.empty()) config.ca_bundle = env("AWS_CA_BUNDLE").value_or("");
+
+  if (config.checksum_algorithm == ChecksumAlgorithm::md5) {
+    remember(config_error("MD5 is not an S3 checksum algorithm; use PutObjectOptions::content_md5"));
+  }
+  if (config.chunk_size < min_chunk_size) {
+    remember(config_error("chunk_size " + std::to_string(config.chunk_size) + " is below S3's minimum of " +
+                          std::to_string(min_chunk_size) + " bytes"));
+  }
+
+  resolved.config = std::move(config);
+  return resolved;
+}
+
+std::optional<Error> missing_credentials(const ClientConfig& config) {
+  if (!config.credentials) {
+    return config_error(
+        "no credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN for "
+        "temporary "
+        "credentials), or ClientConfig::credentials");
+  }
+  if (config.credentials->access_key_id.empty() || config.credentials->secret_access_key.empty()) {
+    return config_error("credentials need both an access key id and a secret access key");
+  }
+  return std::nullopt;
+}
+
+}  // namespace s3up

@@ -1,0 +1,221 @@
+// http_exchange.cpp: one request/response over curl. The request headers are exactly the signed ones plus
+// Authorization and the removal of curl's own Accept and Expect; the body goes from the encoder straight into
+// curl's upload buffer; failures inside callbacks are caught there (nothing may unwind through C) and
+// reported after curl returns.
+#include "client/http_exchange.h"
+
+#include <curl/curl.h>
+
+#include <algorithm>
+#include <exception>
+#include <optional>
+#include <string>
+
+namespace s3up {
+namespace {
+
+Error sink_failure(std::string message) {
+  Error error;
+  error.kind = Error::Kind::body;
+  error.code = "SinkFailed";
+  error.message = std::move(message);
+  return error;
+}
+
+struct ExchangeState {
+  BodyEncoder* upload = nullptr;
+  const ResponseSink* sink = nullptr;
+  HttpResponse response;
+  std::optional<Error> failure;  // first failure raised inside a callback
+};
+
+std::string_view trim(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() &&
+         (text.back() == ' ' || text.back() == '\t' || text.back() == '\r' || text.back() == '\n'))
+    text.remove_suffix(1);
+  return text;
+}
+
+std::size_t read_body(char* buffer, std::size_t size, std::size_t count, void* user) {
+  auto* state = static_cast<ExchangeState*>(user);
+  try {
+    std::size_t written = state->upload->fill(std::span(reinterpret_cast<std::byte*>(buffer), size * count));
+    state->response.upload_bytes += written;
+    return written;
+  } catch (const BodyError& error) {
+    state->failure = body_error(error);
+  } catch (const std::exception& error) {
+    state->failure = body_error(BodyError(BodyError::Kind::read_failed, error.what()));
+  } catch (...) {
+    state->failure = body_error(BodyError(BodyError::Kind::read_failed, "unknown exception from the body"));
+  }
+  // Aborting makes curl drop the connection mid-body, so the server never sees a complete request and stores
+  // nothing.
+  return CURL_READFUNC_ABORT;
+}
+
+// curl rewinds the body when it must resend it, e.g. a reused keep-alive connection that the server had
+// already closed. restart() resets every checksum and the signature chain (aws-sdk-cpp#3903).
+int seek_body(void* user, curl_off_t offset, int origin) {
+  auto* state = static_cast<ExchangeState*>(user);
+  if (offset != 0 || origin != SEEK_SET) return CURL_SEEKFUNC_CANTSEEK;
+  try {
+    state->upload->restart();
+    state->response.upload_bytes = 0;
+    return CURL_SEEKFUNC_OK;
+  } catch (...) {
+    return CURL_SEEKFUNC_CANTSEEK;
+  }
+}
+
+std::size_t read_header(char* buffer, std::size_t size, std::size_t count, void* user) {
+  auto* state = static_cast<ExchangeState*>(user);
+  std::size_t length = size * count;
+  try {
+    std::string_view line(buffer, length);
+    if (line.starts_with("HTTP/")) {
+      // A new status line (after a 1xx, or a retried request): forget what the previous one said.
+      state->response.headers.clear();
+      state->response.reason.clear();
+      state->response.status = 0;
+      std::size_t space = line.find(' ');
+      if (space != std::string_view::npos) {
+        std::string_view rest = line.substr(space + 1);
+        long status = 0;
+        std::size_t at = 0;
+        while (at < rest.size() && rest[at] >= '0' && rest[at] <= '9')
+          status = status * 10 + (rest[at++] - '0');
+        state->response.status = status;
+        state->response.reason = std::string(trim(rest.substr(at)));
+      }
+      return length;
+    }
+    std::size_t colon = line.find(':');
+    if (colon == std::string_view::npos) return length;  // the blank line ending the headers
+    std::string name(trim(line.substr(0, colon)));
+    std::transform(name.begin(), name.end(), name.begin(),
+                   [](char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; });
+    state->response.headers.emplace_back(std::move(name), std::string(trim(line.substr(colon + 1))));
+    return length;
+  } catch (...) {
+    return 0;  // out of memory: curl fails the transfer with CURLE_WRITE_ERROR
+  }
+}
+
+std::size_t write_body(char* buffer, std::size_t size, std::size_t count, void* user) {
+  auto* state = static_cast<ExchangeState*>(user);
+  std::size_t length = size * count;
+  state->response.body_bytes += length;
+  auto& response = state->response;
+  if (state->sink != nullptr && response.status >= 200 && response.status < 300) {
+    try {
+      (*state->sink)(response, std::span(reinterpret_cast<const std::byte*>(buffer), length));
+      return length;
+    } catch (const std::exception& error) {
+      state->failure = sink_failure(std::string("the sink failed: ") + error.what());
+    } catch (...) {
+      state->failure = sink_failure("the sink threw an unknown exception");
+    }
+    return 0;  // aborts the transfer
+  }
+  std::size_t room = max_error_body_bytes - std::min(max_error_body_bytes, response.body.size());
+  try {
+    response.body.append(buffer, std::min(room, length));
+  } catch (...) {
+    return 0;
+  }
+  return length;  // the rest is counted but dropped: only the start of an error body is ever parsed
+}
+
+}  // namespace
+
+std::string_view HttpResponse::header(std::string_view lowercase_name) const {
+  for (const auto& [name, value] : headers) {
+    if (name == lowercase_name) return value;
+  }
+  return {};
+}
+
+Result<HttpResponse> perform_exchange(CurlHandle& curl, const TransferSettings& settings,
+                                      const SignedOutgoingRequest& request, BodyEncoder* upload,
+                                      const ResponseSink* sink) {
+  // Every option is set again on a reset handle, so nothing leaks from the previous request; the reset keeps
+  // the connection cache, so keep-alive connections are reused.
+  curl.reset();
+  CURL* handle = curl.get();
+  ExchangeState state;
+  state.upload = upload;
+  state.sink = sink;
+  state.response.body.reserve(1024);
+  char error_buffer[CURL_ERROR_SIZE] = {};
+
+  CurlHeaderList header_list;
+  for (const auto& header : request.headers) {
+    header_list.append(header.name + (header.value.empty() ? ";" : ": " + header.value));
+  }
+  header_list.append("Authorization: " + request.authorization);
+  // Expect: 100-continue is turned off: it costs a round trip per PUT (or curl's 1 s wait when a server
+  // ignores it), and when a server answers an error early curl stops sending anyway. Accept is curl's own
+  // default, unsigned and useless to S3. No Transfer-Encoding: the length is always known.
+  header_list.append("Expect:");
+  header_list.append("Accept:");
+
+  CURLcode status = CURLE_OK;
+  auto set = [&status](CURLcode result) {
+    if (status == CURLE_OK) status = result;
+  };
+  set(curl_easy_setopt(handle, CURLOPT_URL, request.target.url.c_str()));
+  set(curl_easy_setopt(handle, CURLOPT_PATH_AS_IS, 1L));  // S3 keys may hold "../" or "./": never normalise
+  set(curl_easy_setopt(handle, CURLOPT_NOSIGNAL, 1L));
+  // HTTP/1.1 only: aws-chunked framing and Content-Length are defined on it, and ALPN must not pick h2.
+  set(curl_easy_setopt(handle, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_1_1)));
+  set(curl_easy_setopt(handle, CURLOPT_HTTPHEADER, header_list.get()));
+  set(curl_easy_setopt(handle, CURLOPT_USERAGENT, "s3up/0.1"));
+  set(curl_easy_setopt(handle, CURLOPT_ERRORBUFFER, error_buffer));
+  set(curl_easy_setopt(handle, CURLOPT_HEADERFUNCTION, read_header));
+  set(curl_easy_setopt(handle, CURLOPT_HEADERDATA, &state));
+  set(curl_easy_setopt(handle, CURLOPT_WRITEFUNCTION, write_body));
+  set(curl_easy_setopt(handle, CURLOPT_WRITEDATA, &state));
+  if (upload != nullptr) {
+    set(curl_easy_setopt(handle, CURLOPT_UPLOAD, 1L));
+    set(curl_easy_setopt(handle, CURLOPT_INFILESIZE_LARGE,
+                         static_cast<curl_off_t>(upload->encoded_length())));
+    set(curl_easy_setopt(handle, CURLOPT_READFUNCTION, read_body));
+    set(curl_easy_setopt(handle, CURLOPT_READDATA, &state));
+    set(curl_easy_setopt(handle, CURLOPT_SEEKFUNCTION, seek_body));
+    set(curl_easy_setopt(handle, CURLOPT_SEEKDATA, &state));
+    set(curl_easy_setopt(handle, CURLOPT_UPLOAD_BUFFERSIZE, upload_buffer_size));
+    if (request.method != "PUT") set(curl_easy_setopt(handle, CURLOPT_CUSTOMREQUEST, request.method.c_str()));
+  } else if (request.method == "GET") {
+    set(curl_easy_setopt(handle, CURLOPT_HTTPGET, 1L));
+  } else {
+    set(curl_easy_setopt(handle, CURLOPT_CUSTOMREQUEST, request.method.c_str()));
+  }
+  set(curl_easy_setopt(handle, CURLOPT_SSL_VERIFYPEER, settings.verify_tls ? 1L : 0L));
+  set(curl_easy_setopt(handle, CURLOPT_SSL_VERIFYHOST, settings.verify_tls ? 2L : 0L));
+  if (!settings.ca_bundle.empty()) set(curl_easy_setopt(handle, CURLOPT_CAINFO, settings.ca_bundle.c_str()));
+  if (settings.connect_timeout.count() > 0) {
+    set(curl_easy_setopt(handle, CURLOPT_CONNECTTIMEOUT_MS,
+                         static_cast<long>(settings.connect_timeout.count())));
+  }
+  if (settings.request_timeout.count() > 0) {
+    set(curl_easy_setopt(handle, CURLOPT_TIMEOUT_MS, static_cast<long>(settings.request_timeout.count())));
+  }
+  if (status != CURLE_OK) return curl_error(status, error_buffer);
+
+  CURLcode result = curl_easy_perform(handle);
+  // The error buffer and header list live on this frame: curl must not keep pointers to them afterwards.
+  curl_easy_setopt(handle, CURLOPT_ERRORBUFFER, nullptr);
+  curl_easy_setopt(handle, CURLOPT_HTTPHEADER, nullptr);
+
+  // A body or sink failure explains the abort better than curl's CURLE_ABORTED_BY_CALLBACK does.
+  if (state.failure) return std::move(*state.failure);
+  if (result != CURLE_OK) return curl_error(result, error_buffer);
+  long response_code = 0;
+  curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &response_code);
+  if (response_code != 0) state.response.status = response_code;
+  return std::move(state.response);
+}
+
+}  // namespace s3up

@@ -1,0 +1,82 @@
+// validation.cpp: S3's bucket naming rules and object key limits, enforced before a request is built so that
+// a name S3 would refuse (or one that would corrupt the request line) never reaches the wire.
+#include "client/validation.h"
+
+#include <array>
+#include <string>
+#include <string_view>
+
+namespace s3up {
+namespace {
+
+Error invalid(std::string_view what, std::string_view name, std::string_view why) {
+  Error error;
+  error.kind = Error::Kind::invalid_argument;
+  error.code = what == "bucket" ? "InvalidBucketName" : "InvalidKey";
+  error.message = "invalid " + std::string(what) + " name \"" + std::string(name) + "\": " + std::string(why);
+  return error;
+}
+
+bool is_lower_alnum(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+}
+
+// "192.168.5.4": four dot-separated runs of digits.
+bool looks_like_ipv4(std::string_view name) {
+  int dots = 0;
+  bool digits_only = true;
+  for (char c : name) {
+    if (c == '.') {
+      ++dots;
+    } else if (c < '0' || c > '9') {
+      digits_only = false;
+    }
+  }
+  return digits_only && dots == 3;
+}
+
+// Prefixes and suffixes S3 reserves (access points, Object Lambda, directory and table buckets...).
+constexpr std::array<std::string_view, 3> reserved_prefixes = {"xn--", "sthree-", "amzn-s3-demo-"};
+constexpr std::array<std::string_view, 5> reserved_suffixes = {"-s3alias", "--ol-s3", ".mrap", "--x-s3",
+                                                               "--table-s3"};
+
+}  // namespace
+
+std::optional<Error> validate_bucket(std::string_view bucket) {
+  if (bucket.size() < 3 || bucket.size() > 63)
+    return invalid("bucket", bucket, "must be 3 to 63 characters long");
+  for (char c : bucket) {
+    if (!is_lower_alnum(c) && c != '.' && c != '-') {
+      return invalid("bucket", bucket, "only lowercase letters, digits, dots and hyphens are allowed");
+    }
+  }
+  if (!is_lower_alnum(bucket.front()) || !is_lower_alnum(bucket.back())) {
+    return invalid("bucket", bucket, "must begin and end with a letter or digit");
+  }
+  if (bucket.find("..") != std::string_view::npos) return invalid("bucket", bucket, "two adjacent dots");
+  if (looks_like_ipv4(bucket)) return invalid("bucket", bucket, "must not be formatted as an IP address");
+  for (std::string_view prefix : reserved_prefixes) {
+    if (bucket.starts_with(prefix))
+      return invalid("bucket", bucket, "reserved prefix " + std::string(prefix));
+  }
+  for (std::string_view suffix : reserved_suffixes) {
+    if (bucket.ends_with(suffix)) return invalid("bucket", bucket, "reserved suffix " + std::string(suffix));
+  }
+  return std::nullopt;
+}
+
+std::optional<Error> validate_key(std::string_view key) {
+  if (key.empty()) return invalid("key", key, "must not be empty");
+  if (key.size() > 1024) {
+    return invalid("key", key.substr(0, 64), "longer than 1024 bytes (" + std::to_string(key.size()) + ")");
+  }
+  for (char c : key) {
+    auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7F) {
+      return invalid("key", "", "contains a control character (byte " + std::to_string(byte) + ")");
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace s3up

@@ -1,0 +1,114 @@
+// memory_store.cpp: the in-memory ObjectStore. Objects are immutable shared buffers, so a GET streams one
+// without holding the lock while a PUT of the same key replaces it.
+#include <map>
+#include <mutex>
+#include <shared_mutex>
+
+#include "object_store.h"
+
+namespace s3up::mock {
+
+namespace {
+
+class MemoryWriter final : public ObjectWriter {
+ public:
+  MemoryWriter(std::string bucket, std::string key, std::uint64_t size_hint)
+      : bucket_(std::move(bucket)), key_(std::move(key)), buffer_(std::make_shared<ObjectBuffer>()) {
+    buffer_->reserve(static_cast<std::size_t>(size_hint));
+  }
+  std::span<std::byte> prepare(std::size_t want) override { return buffer_->prepare(want); }
+  void commit(std::size_t n) override { buffer_->commit(n); }
+
+  std::string bucket_;
+  std::string key_;
+  std::shared_ptr<ObjectBuffer> buffer_;
+};
+
+class MemoryStore final : public ObjectStore {
+ public:
+  bool has_bucket(const std::string& bucket) const override {
+    std::shared_lock lock(mutex_);
+    return buckets_.contains(bucket);
+  }
+
+  bool create_bucket(const std::string& bucket) override {
+    std::unique_lock lock(mutex_);
+    return buckets_.try_emplace(bucket).second;
+  }
+
+  DeleteBucketResult delete_bucket(const std::string& bucket) override {
+    std::unique_lock lock(mutex_);
+    auto it = buckets_.find(bucket);
+    if (it == buckets_.end()) return DeleteBucketResult::missing;
+    if (!it->second.empty()) return DeleteBucketResult::not_empty;
+    buckets_.erase(it);
+    return DeleteBucketResult::deleted;
+  }
+
+  std::unique_ptr<ObjectWriter> begin_put(const std::string& bucket, const std::string& key,
+                                          std::uint64_t size_hint) override {
+    return std::make_unique<MemoryWriter>(bucket, key, size_hint);
+  }
+
+  bool commit_put(std::unique_ptr<ObjectWriter> writer, const StoredObject& meta) override {
+    auto& memory = static_cast<MemoryWriter&>(*writer);
+    std::unique_lock lock(mutex_);
+    buckets_[memory.bucket_][memory.key_] = Entry{meta, std::move(memory.buffer_)};
+    return true;
+  }
+
+  std::optional<StoredObject> head(const std::string& bucket, const std::string& key) const override {
+    std::shared_lock lock(mutex_);
+    const Entry* entry = find(bucket, key);
+    if (!entry) return std::nullopt;
+    return entry->meta;
+  }
+
+  std::optional<ObjectContent> get(const std::string& bucket, const std::string& key) const override {
+    std::shared_lock lock(mutex_);
+    const Entry* entry = find(bucket, key);
+    if (!entry) return std::nullopt;
+    ObjectContent content;
+    content.meta = entry->meta;
+    content.memory = entry->data;
+    return content;
+  }
+
+  bool remove(const std::string& bucket, const std::string& key) override {
+    std::unique_lock lock(mutex_);
+    auto it = buckets_.find(bucket);
+    return it != buckets_.end() && it->second.erase(key) > 0;
+  }
+
+  std::size_t object_count() const override {
+    std::shared_lock lock(mutex_);
+    std::size_t count = 0;
+    for (const auto& [name, objects] : buckets_) count += objects.size();
+    return count;
+  }
+
+ private:
+  struct Entry {
+    StoredObject meta;
+    std::shared_ptr<const ObjectBuffer> data;
+  };
+  using Bucket = std::map<std::string, Entry>;
+
+  const Entry* find(const std::string& bucket, const std::string& key) const {
+    auto b = buckets_.find(bucket);
+    if (b == buckets_.end()) return nullptr;
+    auto o = b->second.find(key);
+    return o == b->second.end() ? nullptr : &o->second;
+  }
+
+  mutable std::shared_mutex mutex_;
+  std::map<std::string, Bucket> buckets_;
+};
+
+}  // namespace
+
+std::unique_ptr<ObjectStore> make_memory_store() {
+  return std::make_unique<MemoryStore>();
+}
+
+}  // namespace s3up::mock

@@ -1,0 +1,77 @@
+// object_store.h: where verified objects live. A PutObject streams into an ObjectWriter (the object's final
+// buffer, or a staging file) and becomes visible only at commit_put(), so a failed request stores nothing.
+// Two backends: memory, and a data directory on disk. Both are safe to use from many connection threads.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "page_memory.h"
+#include "s3up/mock_server.h"
+#include "unique_fd.h"
+
+namespace s3up::mock {
+
+// A growable byte buffer that never zero-fills: the body is received straight into it. Large buffers are
+// pre-populated huge-page mappings (see page_memory.h).
+class ObjectBuffer {
+ public:
+  void reserve(std::size_t capacity);
+  std::span<std::byte> prepare(std::size_t want);  // at least 1 and at most `want` writable bytes (want > 0)
+  void commit(std::size_t n) { size_ += n; }
+  std::span<const std::byte> bytes() const { return {data_, size_}; }
+
+ private:
+  std::unique_ptr<std::byte[]> heap_;  // small buffers
+  PageMemory pages_;                   // large buffers
+  std::byte* data_ = nullptr;
+  std::size_t size_ = 0;
+  std::size_t capacity_ = 0;
+};
+
+class ObjectWriter {
+ public:
+  virtual ~ObjectWriter() = default;  // an uncommitted writer discards what it holds
+  virtual std::span<std::byte> prepare(std::size_t want) = 0;
+  virtual void commit(std::size_t n) = 0;
+  void append(std::span<const std::byte> data);
+};
+
+// What a GET sends: the bytes in memory, or an open file.
+struct ObjectContent {
+  StoredObject meta;
+  std::shared_ptr<const ObjectBuffer> memory;
+  UniqueFd file;
+};
+
+enum class DeleteBucketResult { deleted, missing, not_empty };
+
+class ObjectStore {
+ public:
+  virtual ~ObjectStore() = default;
+
+  virtual bool has_bucket(const std::string& bucket) const = 0;
+  virtual bool create_bucket(const std::string& bucket) = 0;  // false if it already existed
+  virtual DeleteBucketResult delete_bucket(const std::string& bucket) = 0;
+
+  // size_hint: the decoded length when known, so the final buffer is allocated once.
+  virtual std::unique_ptr<ObjectWriter> begin_put(const std::string& bucket, const std::string& key,
+                                                  std::uint64_t size_hint) = 0;
+  // Publishes the object (creating its bucket if needed). False on a storage failure (disk full...).
+  virtual bool commit_put(std::unique_ptr<ObjectWriter> writer, const StoredObject& meta) = 0;
+
+  virtual std::optional<StoredObject> head(const std::string& bucket, const std::string& key) const = 0;
+  virtual std::optional<ObjectContent> get(const std::string& bucket, const std::string& key) const = 0;
+  virtual bool remove(const std::string& bucket, const std::string& key) = 0;  // false if it was absent
+  virtual std::size_t object_count() const = 0;
+};
+
+std::unique_ptr<ObjectStore> make_memory_store();
+// Throws std::runtime_error if the directory cannot be created or used.
+std::unique_ptr<ObjectStore> make_disk_store(const std::string& data_dir);
+
+}  // namespace s3up::mock

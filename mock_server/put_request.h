@@ -1,0 +1,52 @@
+// put_request.h: what a PutObject promises before its body arrives — the payload mode (x-amz-content-sha256),
+// the aws-chunked headers, the checksum it carries (x-amz-checksum-*, x-amz-trailer, Content-MD5,
+// x-amz-sdk-checksum-algorithm) — checked for consistency so that bad requests fail before any byte is read.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "s3_error.h"
+#include "s3up/checksum.h"
+#include "s3up/mock_server.h"
+
+namespace s3up::mock {
+
+struct HttpRequest;
+
+inline constexpr std::uint64_t max_object_size = 5ULL * 1024 * 1024 * 1024;  // S3's single-PUT limit
+
+enum class PayloadMode {
+  signed_payload,  // hex SHA-256 of the body
+  unsigned_payload,
+  streaming_unsigned_trailer,
+  streaming_signed,
+  streaming_signed_trailer,
+};
+
+std::optional<PayloadMode> parse_payload_mode(std::string_view content_sha256);
+bool is_streaming(PayloadMode mode);
+bool has_chunk_signatures(PayloadMode mode);
+
+struct ChecksumExpectation {
+  std::optional<ChecksumAlgorithm> algorithm;  // from the x-amz-checksum-* header or the x-amz-trailer
+  std::optional<Digest> header_value;          // set when the checksum came as a header
+  std::string trailer_name;                    // lowercase "x-amz-checksum-crc32" when declared as a trailer
+  std::optional<Digest> content_md5;
+  std::string content_md5_text;
+};
+
+struct PutPlan {
+  PayloadMode mode = PayloadMode::unsigned_payload;
+  std::string payload_sha256;        // lowercase hex (signed_payload)
+  std::uint64_t decoded_length = 0;  // x-amz-decoded-content-length (streaming modes)
+  ChecksumExpectation checksum;
+  std::string content_type;
+};
+
+std::optional<S3Error> plan_put_object(const HttpRequest& request, const ServerOptions& options,
+                                       PutPlan& plan);
+
+}  // namespace s3up::mock

@@ -1,0 +1,104 @@
+// s3_error.cpp: S3 error values and their XML rendering.
+#include "s3_error.h"
+
+#include <string>
+
+namespace s3up::mock {
+
+S3Error s3_error(int status, std::string_view code, std::string_view message) {
+  S3Error error;
+  error.status = status;
+  error.code = code;
+  error.message = message;
+  return error;
+}
+
+std::string xml_escape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+namespace {
+
+void append_element(std::string& out, std::string_view name, std::string_view text) {
+  out += '<';
+  out += name;
+  out += '>';
+  out += xml_escape(text);
+  out += "</";
+  out += name;
+  out += '>';
+}
+
+}  // namespace
+
+std::string error_document(const S3Error& error, std::string_view request_id, std::string_view host_id) {
+  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error>";
+  append_element(out, "Code", error.code);
+  append_element(out, "Message", error.message);
+  for (const auto& [name, text] : error.details) append_element(out, name, text);
+  append_element(out, "RequestId", request_id);
+  append_element(out, "HostId", host_id);
+  out += "</Error>";
+  return out;
+}
+
+S3Error body_terminated_error() {
+  return s3_error(400, "IncompleteBody", "The request body terminated unexpectedly");
+}
+
+namespace {
+
+S3Error count_error(std::uint64_t expected, std::uint64_t provided) {
+  S3Error error =
+      s3_error(400, "IncompleteBody",
+               "You did not provide the number of bytes specified by the Content-Length HTTP header");
+  error.details.emplace_back("NumberBytesExpected", std::to_string(expected));
+  error.details.emplace_back("NumberBytesProvided", std::to_string(provided));
+  return error;
+}
+
+}  // namespace
+
+S3Error content_length_error(std::uint64_t expected, std::uint64_t provided) {
+  return count_error(expected, provided);
+}
+
+// S3 words a wrong x-amz-decoded-content-length like a short Content-Length (reference §7.2).
+S3Error decoded_length_error(std::uint64_t expected, std::uint64_t provided) {
+  return count_error(expected, provided);
+}
+
+S3Error malformed_trailer_error() {
+  return s3_error(400, "MalformedTrailerError",
+                  "The request contained trailing data that was not well-formed or did not conform to our "
+                  "published schema.");
+}
+
+S3Error internal_error(std::string_view why) {
+  return s3_error(500, "InternalError", std::string("We encountered an internal error: ") + std::string(why));
+}
+
+}  // namespace s3up::mock

@@ -1,0 +1,101 @@
+// text_encoding_test.cpp: base64 (RFC 4648 test vectors) and hex encoders, and the strict digest decoder.
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <string>
+
+#include "s3up/checksum.h"
+
+namespace {
+std::span<const std::byte> as_bytes(std::string_view text) {
+  return std::as_bytes(std::span(text.data(), text.size()));
+}
+}  // namespace
+
+TEST_CASE("base64 encodes the RFC 4648 section 10 vectors") {
+  CHECK(s3up::base64_encode(as_bytes("")) == "");
+  CHECK(s3up::base64_encode(as_bytes("f")) == "Zg==");
+  CHECK(s3up::base64_encode(as_bytes("fo")) == "Zm8=");
+  CHECK(s3up::base64_encode(as_bytes("foo")) == "Zm9v");
+  CHECK(s3up::base64_encode(as_bytes("foob")) == "Zm9vYg==");
+  CHECK(s3up::base64_encode(as_bytes("fooba")) == "Zm9vYmE=");
+  CHECK(s3up::base64_encode(as_bytes("foobar")) == "Zm9vYmFy");
+  CHECK(s3up::base64_encoded_size(0) == 0);
+  CHECK(s3up::base64_encoded_size(4) == 8);
+  CHECK(s3up::base64_encoded_size(32) == 44);
+}
+
+TEST_CASE("base64 uses + and / (standard alphabet, not URL-safe)") {
+  const std::array<std::byte, 3> bytes = {std::byte{0xfb}, std::byte{0xff}, std::byte{0xbf}};
+  CHECK(s3up::base64_encode(bytes) == "+/+/");
+}
+
+TEST_CASE("base64_to and hex_to write into caller buffers") {
+  const auto digest = s3up::compute_checksum(s3up::ChecksumAlgorithm::crc32c, "123456789");
+  std::array<char, 8> b64{};
+  CHECK(digest.base64_to(b64) == 8);
+  CHECK(std::string_view(b64.data(), 8) == "4waSgw==");
+  std::array<char, 8> hex{};
+  digest.hex_to(hex);
+  CHECK(std::string_view(hex.data(), 8) == "e3069283");
+  std::array<char, 7> small{};
+  CHECK_THROWS(digest.base64_to(small));
+}
+
+TEST_CASE("hex encoding is lowercase") {
+  const std::array<std::byte, 4> bytes = {std::byte{0x00}, std::byte{0xAB}, std::byte{0x0f}, std::byte{0xF0}};
+  CHECK(s3up::hex_encode(bytes) == "00ab0ff0");
+}
+
+TEST_CASE("base64_decode_digest round trips every algorithm's digest") {
+  for (auto algorithm :
+       {s3up::ChecksumAlgorithm::crc32, s3up::ChecksumAlgorithm::crc32c, s3up::ChecksumAlgorithm::crc64nvme,
+        s3up::ChecksumAlgorithm::sha1, s3up::ChecksumAlgorithm::sha256, s3up::ChecksumAlgorithm::md5}) {
+    INFO(s3up::algorithm_name(algorithm));
+    const auto digest = s3up::compute_checksum(algorithm, "hello world");
+    const auto text = digest.base64();
+    CHECK(text.size() == s3up::base64_length(algorithm));
+    const auto decoded = s3up::base64_decode_digest(text);
+    REQUIRE(decoded);
+    CHECK(*decoded == digest);
+    CHECK(decoded->size() == s3up::digest_size(algorithm));
+  }
+}
+
+TEST_CASE("base64_decode_digest decodes known text to known bytes") {
+  const auto crc = s3up::base64_decode_digest("y/Q5Jg==");
+  REQUIRE(crc);
+  CHECK(crc->hex() == "cbf43926");
+  const auto sha256 = s3up::base64_decode_digest("47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=");
+  REQUIRE(sha256);
+  CHECK(sha256->hex() == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  const auto fooba = s3up::base64_decode_digest("Zm9vYmE=");
+  REQUIRE(fooba);
+  CHECK(fooba->hex() == "666f6f6261");
+}
+
+TEST_CASE("base64_decode_digest rejects malformed text") {
+  const std::vector<std::string_view> bad = {
+      "",                                                  // empty
+      "y/Q5Jg=",                                           // length not a multiple of 4
+      "y/Q5Jg",                                            // missing padding
+      "y/Q5J===",                                          // too much padding
+      "y/Q5Jg=A",                                          // padding in the middle
+      "y/Q=Jg==",                                          // padding in the middle
+      "====",                                              // only padding
+      "y-Q5Jg==",                                          // URL-safe alphabet
+      "y_Q5Jg==",                                          // URL-safe alphabet
+      "y/Q5 g==",                                          // space
+      "y/Q5Jg==\n",                                        // trailing newline
+      "y/Q5Jh==",                                          // non-zero bits after the last byte
+      "Zm9vYmF=",                                          // non-zero bits after the last byte
+      "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",  // 36 bytes: longer than any digest
+      "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",      // 44 chars, no padding: 33 bytes
+  };
+  for (auto text : bad) {
+    INFO("\"" << text << "\"");
+    CHECK_FALSE(s3up::base64_decode_digest(text));
+  }
+  // 43 characters + '=' is exactly 32 bytes: the longest accepted.
+  CHECK(s3up::base64_decode_digest("AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=")->size() == 32);
+}
