@@ -17,7 +17,8 @@ void Connection::SslDeleter::operator()(ssl_st* ssl) const {
   SSL_free(ssl);
 }
 
-Connection::Connection(UniqueFd fd, ssl_ctx_st* tls_context) : fd_(std::move(fd)) {
+Connection::Connection(UniqueFd fd, ssl_ctx_st* tls_context)
+    : fd_(std::move(fd)), tls_(tls_context != nullptr) {
   if (tls_context == nullptr) return;
   ssl_.reset(SSL_new(tls_context));
   if (ssl_) SSL_set_fd(ssl_.get(), fd_.get());
@@ -29,7 +30,7 @@ Connection::~Connection() {
 
 bool Connection::handshake() {
   if (interrupted_) return false;
-  if (!ssl_) return static_cast<bool>(fd_);
+  if (!ssl_) return !tls_ && static_cast<bool>(fd_);  // SSL_new failed: never fall back to plain text
   ERR_clear_error();
   bool ok = SSL_accept(ssl_.get()) == 1;
   ERR_clear_error();  // a client that gives up mid-handshake is not our error to keep around

@@ -47,6 +47,7 @@ class Connection {
 
   std::mutex fd_mutex_;  // interrupt() may run while the owner thread closes the descriptor
   UniqueFd fd_;
+  bool tls_;
   std::unique_ptr<ssl_st, SslDeleter> ssl_;
   std::atomic<bool> interrupted_{false};
 };
