@@ -1,4 +1,5 @@
-// body/encoder_support.cpp: the end-of-body checks and framing-text helpers shared by every body encoder.
+// body/encoder_support.cpp: the size and end-of-body checks and the framing-text helpers shared by the body
+// encoders.
 #include "encoder_support.h"
 
 #include <array>
@@ -14,6 +15,27 @@ std::size_t read_full(BodySource& source, std::span<std::byte> dest) {
     filled += n;
   }
   return filled;
+}
+
+std::uint64_t declared_size(const BodySource& source, std::string_view why_needed) {
+  std::optional<std::uint64_t> size = source.size();
+  if (!size)
+    throw BodyError(BodyError::Kind::unknown_length, "the body size is unknown; " + std::string(why_needed));
+  return *size;
+}
+
+std::uint64_t aws_chunked_decoded_length(const BodySource& source, const Checksum* trailer,
+                                         std::size_t chunk_size) {
+  if (chunk_size < min_chunk_size) {
+    throw BodyError(BodyError::Kind::invalid_argument, "aws-chunked chunk size " +
+                                                           std::to_string(chunk_size) + " is below the " +
+                                                           std::to_string(min_chunk_size) + "-byte minimum");
+  }
+  if (trailer && trailer->algorithm() == ChecksumAlgorithm::md5) {
+    throw BodyError(BodyError::Kind::invalid_argument,
+                    "MD5 cannot be sent as an aws-chunked checksum trailer");
+  }
+  return declared_size(source, "aws-chunked needs it up front for x-amz-decoded-content-length");
 }
 
 void throw_ended_early(std::uint64_t got, std::uint64_t declared) {
@@ -51,6 +73,23 @@ std::span<char> FixedText::extend(std::size_t n) {
   std::span<char> to = storage_.subspan(size_, n);
   size_ += n;
   return to;
+}
+
+void append_chunk_line(FixedText& line, std::uint64_t size, const sigv4::Signature* signature) {
+  line.append_hex(size);
+  if (signature) {
+    line.append(sigv4::chunk_signature_extension);
+    line.append(sigv4::to_string_view(*signature));
+  }
+  line.append(crlf);
+}
+
+Digest append_trailer_line(FixedText& text, Checksum& checksum) {
+  const Digest digest = checksum.finish();
+  text.append(header_name(checksum.algorithm()));
+  text.append(":");
+  digest.base64_to(text.extend(base64_length(checksum.algorithm())));
+  return digest;
 }
 
 }  // namespace s3up::body_detail

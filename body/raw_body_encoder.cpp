@@ -5,20 +5,9 @@
 
 namespace s3up {
 
-namespace {
-
-std::uint64_t declared_size(const BodySource& source) {
-  std::optional<std::uint64_t> size = source.size();
-  if (!size) {
-    throw BodyError(BodyError::Kind::unknown_length,
-                    "the body size is unknown; a plain (non-chunked) upload needs it up front");
-  }
-  return *size;
-}
-
-}  // namespace
-
-RawBodyEncoder::RawBodyEncoder(BodySource& source) : source_(source), length_(declared_size(source)) {}
+RawBodyEncoder::RawBodyEncoder(BodySource& source)
+    : source_(source),
+      length_(body_detail::declared_size(source, "a plain (non-chunked) upload needs it up front")) {}
 
 std::size_t RawBodyEncoder::fill(std::span<std::byte> dest) {
   if (produced_ == length_) {

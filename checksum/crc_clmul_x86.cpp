@@ -14,9 +14,9 @@
 namespace s3up::detail {
 namespace {
 
-constexpr ClmulConstants crc32_constants = make_clmul_constants(0xEDB88320, 32);   // reflected 0x04C11DB7
-constexpr ClmulConstants crc32c_constants = make_clmul_constants(0x82F63B78, 32);  // reflected 0x1EDC6F41
-constexpr ClmulConstants crc64nvme_constants = make_clmul_constants(0x9A6C9329AC4BC9B5, 64);  // 0xAD93...59
+constexpr ClmulConstants crc32_constants = make_clmul_constants(crc32_reflected_poly, 32);
+constexpr ClmulConstants crc32c_constants = make_clmul_constants(crc32c_reflected_poly, 32);
+constexpr ClmulConstants crc64nvme_constants = make_clmul_constants(crc64nvme_reflected_poly, 64);
 
 // Below this many bytes the lane setup and the final reduction cost more than table lookups save.
 constexpr std::size_t min_clmul_bytes = 32;

@@ -9,6 +9,12 @@
 
 namespace s3up::detail {
 
+// The generator polynomials in reflected form (reference §5.1; the normal form in the comments), shared by
+// the portable tables and the carry-less-multiply constants.
+inline constexpr std::uint32_t crc32_reflected_poly = 0xEDB88320;              // 0x04C11DB7
+inline constexpr std::uint32_t crc32c_reflected_poly = 0x82F63B78;             // 0x1EDC6F41
+inline constexpr std::uint64_t crc64nvme_reflected_poly = 0x9A6C9329AC4BC9B5;  // 0xAD93D23594C93659
+
 // All kernels share the public chaining contract of crc32_update() and friends (finished CRC in and out).
 using Crc32Kernel = std::uint32_t (*)(std::uint32_t crc, std::span<const std::byte> data);
 using Crc64Kernel = std::uint64_t (*)(std::uint64_t crc, std::span<const std::byte> data);

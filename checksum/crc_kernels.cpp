@@ -1,6 +1,8 @@
-// crc_kernels.cpp: the table of CRC kernels and the run-time choice among them from the CPU's features.
-// The portable kernels are always present and are the fallback on other CPUs and architectures.
+// crc_kernels.cpp: the table of CRC kernels, the run-time choice among them from the CPU's features, and
+// the public crc*_update functions, which run the chosen kernel. The portable kernels are always present
+// and are the fallback on other CPUs and architectures.
 #include "crc_dispatch.h"
+#include "s3up/checksum.h"
 
 namespace s3up::detail {
 namespace {
@@ -38,3 +40,19 @@ const CrcKernelSet& selected_crc_kernel_set() {
 }
 
 }  // namespace s3up::detail
+
+namespace s3up {
+
+std::uint32_t crc32_update(std::uint32_t crc, std::span<const std::byte> data) {
+  return detail::selected_crc_kernel_set().crc32(crc, data);
+}
+
+std::uint32_t crc32c_update(std::uint32_t crc, std::span<const std::byte> data) {
+  return detail::selected_crc_kernel_set().crc32c(crc, data);
+}
+
+std::uint64_t crc64nvme_update(std::uint64_t crc, std::span<const std::byte> data) {
+  return detail::selected_crc_kernel_set().crc64nvme(crc, data);
+}
+
+}  // namespace s3up

@@ -1,5 +1,12 @@
 // evp_digest.cpp: SHA1, SHA256 and MD5 through OpenSSL EVP. The EVP_MD is fetched and the EVP_MD_CTX is
 // created once per EvpDigest, so update(), finish() and reset() only drive an existing context.
+//
+// OpenSSL 3.0's EVP_DigestInit_ex frees the provider's digest context and creates a new one, one malloc per
+// reset() (measured with a counting malloc). No EVP call avoids it in 3.0: EVP_DigestInit_ex2 with or
+// without the digest, EVP_MD_CTX_copy_ex into a context of the same digest (it duplicates the provider
+// context), EVP_MAC_init with a NULL key (2 mallocs) and the one-shot SHA256()/EVP_Q_digest (3) all
+// allocate. The block is freed before the next is made, so memory stays constant; the cost, about 30 ns
+// per reset, is noise beside hashing a chunk (about 40 us for 64 KiB).
 #include <openssl/evp.h>
 
 #include <memory>

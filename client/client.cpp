@@ -3,12 +3,30 @@
 #include <spdlog/spdlog.h>
 
 #include <ctime>
+#include <string>
+#include <string_view>
 #include <utility>
 
 #include "client/client_impl.h"
 #include "s3up/client.h"
 
 namespace s3up {
+namespace {
+
+// The canonical request holds no secret and no signature, but it does hold the session token, signed as the
+// x-amz-security-token header: a credential, so its value is cut out of what is logged.
+std::string without_session_token(std::string_view canonical_request) {
+  constexpr std::string_view name = "\nx-amz-security-token:";
+  std::string text(canonical_request);
+  std::size_t at = text.find(name);
+  if (at != std::string::npos) {
+    at += name.size();
+    text.replace(at, text.find('\n', at) - at, "<redacted>");
+  }
+  return text;
+}
+
+}  // namespace
 
 Client::Impl::Impl(ClientConfig requested) {
   ResolvedConfig resolved = resolve_config(std::move(requested));
@@ -20,6 +38,7 @@ Client::Impl::Impl(ClientConfig requested) {
   transfer.ca_bundle = config.ca_bundle;
   transfer.connect_timeout = config.connect_timeout;
   transfer.request_timeout = config.request_timeout;
+  transfer.stall_timeout = config.stall_timeout;
   if (!config.verify_tls) {
     logger->warn("TLS certificate verification is off for {}: the server's identity is not checked",
                  config.endpoint_url);
@@ -40,11 +59,12 @@ SignedOutgoingRequest Client::Impl::sign(std::string method, RequestTarget reque
 
 Result<HttpResponse> Client::Impl::exchange(const SignedOutgoingRequest& request, BodyEncoder* upload,
                                             const ResponseSink* sink) {
-  // Never log request.authorization, the seed signature or the credentials: the canonical request holds
-  // neither a secret nor a signature.
+  // Never log request.authorization, the seed signature or the credentials.
   logger->debug("{} {} payload={} body_bytes={}", request.method, request.target.url, request.payload_hash,
                 upload != nullptr ? upload->encoded_length() : 0);
-  logger->trace("canonical request:\n{}", request.canonical_request);
+  if (logger->should_log(spdlog::level::trace)) {
+    logger->trace("canonical request:\n{}", without_session_token(request.canonical_request));
+  }
   auto response = perform_exchange(curl, transfer, request, upload, sink);
   if (!response) {
     logger->debug("{} {} failed: {}", request.method, request.target.url, response.error().to_string());

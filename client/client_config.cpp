@@ -2,26 +2,27 @@
 #include "client/client_config.h"
 
 #include <cstdlib>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "client/error.h"
+
 namespace s3up {
 namespace {
 
-// A set, non-empty environment variable. Empty counts as unset, as the AWS CLI and SDKs treat it.
-std::optional<std::string> env(const char* name) {
-  const char* value = std::getenv(name);
-  if (value == nullptr || *value == '\0') return std::nullopt;
-  return std::string(value);
+// The first of names that is set and non-empty. Empty counts as unset, as the AWS CLI and SDKs treat it.
+std::optional<std::string> first_env(std::initializer_list<const char*> names) {
+  for (const char* name : names) {
+    const char* value = std::getenv(name);
+    if (value != nullptr && *value != '\0') return std::string(value);
+  }
+  return std::nullopt;
 }
 
 Error config_error(std::string message) {
-  Error error;
-  error.kind = Error::Kind::invalid_argument;
-  error.code = "InvalidConfiguration";
-  error.message = std::move(message);
-  return error;
+  return make_error(Error::Kind::invalid_argument, "InvalidConfiguration", std::move(message));
 }
 
 }  // namespace
@@ -32,24 +33,11 @@ ResolvedConfig resolve_config(ClientConfig config) {
     if (!resolved.error) resolved.error = std::move(error);
   };
 
-  if (config.region.empty()) {
-    if (auto value = env("AWS_REGION")) {
-      config.region = *value;
-    } else if (auto fallback = env("AWS_DEFAULT_REGION")) {
-      config.region = *fallback;
-    } else {
-      config.region = "us-east-1";
-    }
-  }
-
+  if (config.region.empty())
+    config.region = first_env({"AWS_REGION", "AWS_DEFAULT_REGION"}).value_or("us-east-1");
   if (config.endpoint_url.empty()) {
-    if (auto value = env("AWS_ENDPOINT_URL_S3")) {
-      config.endpoint_url = *value;
-    } else if (auto fallback = env("AWS_ENDPOINT_URL")) {
-      config.endpoint_url = *fallback;
-    } else {
-      config.endpoint_url = default_endpoint_url(config.region);
-    }
+    config.endpoint_url =
+        first_env({"AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL"}).value_or(default_endpoint_url(config.region));
   }
   auto endpoint = parse_endpoint(config.endpoint_url);
   if (endpoint) {
@@ -59,16 +47,16 @@ ResolvedConfig resolve_config(ClientConfig config) {
   }
 
   if (!config.credentials) {
-    auto access_key = env("AWS_ACCESS_KEY_ID");
-    auto secret_key = env("AWS_SECRET_ACCESS_KEY");
+    auto access_key = first_env({"AWS_ACCESS_KEY_ID"});
+    auto secret_key = first_env({"AWS_SECRET_ACCESS_KEY"});
     if (access_key && secret_key) {
       config.credentials =
-          sigv4::Credentials{*access_key, *secret_key, env("AWS_SESSION_TOKEN").value_or("")};
+          sigv4::Credentials{*access_key, *secret_key, first_env({"AWS_SESSION_TOKEN"}).value_or("")};
     }
   }
 
   if (!config.checksum_calculation) {
-    if (auto value = env("AWS_REQUEST_CHECKSUM_CALCULATION")) {
+    if (auto value = first_env({"AWS_REQUEST_CHECKSUM_CALCULATION"})) {
       config.checksum_calculation = parse_checksum_calculation(*value);
       if (!config.checksum_calculation) {
         remember(config_error("AWS_REQUEST_CHECKSUM_CALCULATION=\"" + *value +
@@ -78,7 +66,7 @@ ResolvedConfig resolve_config(ClientConfig config) {
     if (!config.checksum_calculation) config.checksum_calculation = ChecksumCalculation::when_supported;
   }
 
-  if (config.ca_bundle.empty()) config.ca_bundle = env("AWS_CA_BUNDLE").value_or("");
+  if (config.ca_bundle.empty()) config.ca_bundle = first_env({"AWS_CA_BUNDLE"}).value_or("");
 
   if (config.checksum_algorithm == ChecksumAlgorithm::md5) {
     remember(config_error("MD5 is not an S3 checksum algorithm; use PutObjectOptions::content_md5"));

@@ -4,17 +4,23 @@
 #include <string>
 #include <string_view>
 
+#include "client/error.h"
 #include "s3up/sigv4.h"
 
 namespace s3up {
 namespace {
 
+// The URL is quoted in the message, but never a password written into it ("https://user:pw@host").
 Error invalid_endpoint(std::string_view url, std::string_view why) {
-  Error error;
-  error.kind = Error::Kind::invalid_argument;
-  error.code = "InvalidEndpoint";
-  error.message = "invalid endpoint URL \"" + std::string(url) + "\": " + std::string(why);
-  return error;
+  std::string shown(url);
+  std::size_t scheme_end = shown.find("://");
+  std::size_t authority = scheme_end == std::string::npos ? 0 : scheme_end + 3;
+  std::size_t at = shown.find('@', authority);
+  if (at != std::string::npos && at < shown.find_first_of("/?#", authority)) {
+    shown.replace(authority, at - authority, "...");
+  }
+  return make_error(Error::Kind::invalid_argument, "InvalidEndpoint",
+                    "invalid endpoint URL \"" + shown + "\": " + std::string(why));
 }
 
 char lower(char c) {

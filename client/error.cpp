@@ -1,9 +1,11 @@
-// error.cpp: the text forms of Error and Error::Kind, one line for people and logs, and the Error made from
-// a BodyError.
+// error.cpp: the text forms of Error and Error::Kind, one line for people and logs, and the Errors the module
+// makes (client/error.h).
+#include "client/error.h"
+
 #include <string>
 #include <string_view>
+#include <utility>
 
-#include "client/http_exchange.h"
 #include "s3up/client.h"
 
 namespace s3up {
@@ -41,32 +43,30 @@ std::string Error::to_string() const {
   return text;
 }
 
+Error make_error(Error::Kind kind, std::string code, std::string message) {
+  Error error;
+  error.kind = kind;
+  error.code = std::move(code);
+  error.message = std::move(message);
+  return error;
+}
+
 Error body_error(const BodyError& error) {
-  Error out;
-  out.kind = Error::Kind::body;
   switch (error.kind()) {
     case BodyError::Kind::read_failed:
-      out.code = "BodyReadFailed";
-      break;
+      return make_error(Error::Kind::body, "BodyReadFailed", error.what());
     case BodyError::Kind::ended_early:
-      out.code = "BodyEndedEarly";
-      break;
+      return make_error(Error::Kind::body, "BodyEndedEarly", error.what());
     case BodyError::Kind::longer_than_declared:
-      out.code = "BodyLongerThanDeclared";
-      break;
+      return make_error(Error::Kind::body, "BodyLongerThanDeclared", error.what());
     case BodyError::Kind::not_rewindable:
-      out.code = "BodyNotRewindable";
-      break;
+      return make_error(Error::Kind::body, "BodyNotRewindable", error.what());
     case BodyError::Kind::unknown_length:
-      out.code = "BodyUnknownLength";
-      break;
+      return make_error(Error::Kind::body, "BodyUnknownLength", error.what());
     case BodyError::Kind::invalid_argument:
-      out.kind = Error::Kind::invalid_argument;
-      out.code = "InvalidArgument";
       break;
   }
-  out.message = error.what();
-  return out;
+  return make_error(Error::Kind::invalid_argument, "InvalidArgument", error.what());
 }
 
 }  // namespace s3up

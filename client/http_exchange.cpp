@@ -11,19 +11,14 @@
 #include <optional>
 #include <string>
 
+#include "client/error.h"
+
 namespace s3up {
 namespace {
 
-Error sink_failure(std::string message) {
-  Error error;
-  error.kind = Error::Kind::body;
-  error.code = "SinkFailed";
-  error.message = std::move(message);
-  return error;
-}
-
 struct ExchangeState {
   BodyEncoder* upload = nullptr;
+  std::uint64_t upload_length = 0;  // upload->encoded_length(): the Content-Length
   const ResponseSink* sink = nullptr;
   HttpResponse response;
   std::optional<Error> failure;  // first failure raised inside a callback
@@ -37,10 +32,20 @@ std::string_view trim(std::string_view text) {
   return text;
 }
 
+// The encoder writes straight into curl's upload buffer. It must produce exactly the Content-Length: a 0
+// before it would make curl stop sending and leave the server waiting for the rest; more would put bytes on
+// the wire that belong to no request. Both are encoder bugs the encoders check for themselves; this is the
+// last line.
 std::size_t read_body(char* buffer, std::size_t size, std::size_t count, void* user) {
   auto* state = static_cast<ExchangeState*>(user);
+  const std::uint64_t left = state->upload_length - state->response.upload_bytes;
   try {
     std::size_t written = state->upload->fill(std::span(reinterpret_cast<std::byte*>(buffer), size * count));
+    if ((written == 0 && left != 0) || written > left) {
+      throw BodyError(written == 0 ? BodyError::Kind::ended_early : BodyError::Kind::longer_than_declared,
+                      "the body encoder produced " + std::to_string(state->response.upload_bytes + written) +
+                          " bytes of the " + std::to_string(state->upload_length) + " declared");
+    }
     state->response.upload_bytes += written;
     return written;
   } catch (const BodyError& error) {
@@ -55,18 +60,30 @@ std::size_t read_body(char* buffer, std::size_t size, std::size_t count, void* u
   return CURL_READFUNC_ABORT;
 }
 
-// curl rewinds the body when it must resend it, e.g. a reused keep-alive connection that the server had
-// already closed. restart() resets every checksum and the signature chain (aws-sdk-cpp#3903).
+// curl rewinds the body when it must resend it: a reused keep-alive connection that the server closed without
+// answering is retried on a new one. restart() rewinds the source and resets every checksum and the signature
+// chain (aws-sdk-cpp#3903). A source that cannot rewind fails the upload with a body error saying why, rather
+// than curl's bare CURLE_SEND_FAIL_REWIND.
 int seek_body(void* user, curl_off_t offset, int origin) {
   auto* state = static_cast<ExchangeState*>(user);
-  if (offset != 0 || origin != SEEK_SET) return CURL_SEEKFUNC_CANTSEEK;
   try {
+    if (offset != 0 || origin != SEEK_SET) {
+      throw BodyError(BodyError::Kind::not_rewindable, "curl asked to seek into the body, not to its start");
+    }
     state->upload->restart();
     state->response.upload_bytes = 0;
     return CURL_SEEKFUNC_OK;
+  } catch (const BodyError& error) {
+    state->failure = body_error(BodyError(
+        error.kind(), std::string(error.what()) +
+                          " (curl had to send the body again, as when a reused connection closed before the "
+                          "server answered, and that needs it from the start)"));
+  } catch (const std::exception& error) {
+    state->failure = body_error(BodyError(BodyError::Kind::read_failed, error.what()));
   } catch (...) {
-    return CURL_SEEKFUNC_CANTSEEK;
+    state->failure = body_error(BodyError(BodyError::Kind::read_failed, "unknown exception from the body"));
   }
+  return CURL_SEEKFUNC_FAIL;
 }
 
 std::size_t read_header(char* buffer, std::size_t size, std::size_t count, void* user) {
@@ -108,14 +125,15 @@ std::size_t write_body(char* buffer, std::size_t size, std::size_t count, void* 
   std::size_t length = size * count;
   state->response.body_bytes += length;
   auto& response = state->response;
-  if (state->sink != nullptr && response.status >= 200 && response.status < 300) {
+  if (state->sink != nullptr && response.successful()) {
     try {
       (*state->sink)(response, std::span(reinterpret_cast<const std::byte*>(buffer), length));
       return length;
     } catch (const std::exception& error) {
-      state->failure = sink_failure(std::string("the sink failed: ") + error.what());
+      state->failure =
+          make_error(Error::Kind::body, "SinkFailed", std::string("the sink failed: ") + error.what());
     } catch (...) {
-      state->failure = sink_failure("the sink threw an unknown exception");
+      state->failure = make_error(Error::Kind::body, "SinkFailed", "the sink threw an unknown exception");
     }
     return 0;  // aborts the transfer
   }
@@ -146,6 +164,7 @@ Result<HttpResponse> perform_exchange(CurlHandle& curl, const TransferSettings& 
   CURL* handle = curl.get();
   ExchangeState state;
   state.upload = upload;
+  state.upload_length = upload != nullptr ? upload->encoded_length() : 0;
   state.sink = sink;
   state.response.body.reserve(1024);
   char error_buffer[CURL_ERROR_SIZE] = {};
@@ -179,8 +198,7 @@ Result<HttpResponse> perform_exchange(CurlHandle& curl, const TransferSettings& 
   set(curl_easy_setopt(handle, CURLOPT_WRITEDATA, &state));
   if (upload != nullptr) {
     set(curl_easy_setopt(handle, CURLOPT_UPLOAD, 1L));
-    set(curl_easy_setopt(handle, CURLOPT_INFILESIZE_LARGE,
-                         static_cast<curl_off_t>(upload->encoded_length())));
+    set(curl_easy_setopt(handle, CURLOPT_INFILESIZE_LARGE, static_cast<curl_off_t>(state.upload_length)));
     set(curl_easy_setopt(handle, CURLOPT_READFUNCTION, read_body));
     set(curl_easy_setopt(handle, CURLOPT_READDATA, &state));
     set(curl_easy_setopt(handle, CURLOPT_SEEKFUNCTION, seek_body));
@@ -194,13 +212,25 @@ Result<HttpResponse> perform_exchange(CurlHandle& curl, const TransferSettings& 
   }
   set(curl_easy_setopt(handle, CURLOPT_SSL_VERIFYPEER, settings.verify_tls ? 1L : 0L));
   set(curl_easy_setopt(handle, CURLOPT_SSL_VERIFYHOST, settings.verify_tls ? 2L : 0L));
-  if (!settings.ca_bundle.empty()) set(curl_easy_setopt(handle, CURLOPT_CAINFO, settings.ca_bundle.c_str()));
+  if (!settings.ca_bundle.empty()) {
+    // The bundle is the whole trust store, as with the AWS CLI's --ca-bundle: libcurl builds such as Debian's
+    // also carry a default CA directory, which must not widen it. (libcurl reads no CA environment variable
+    // itself: CURL_CA_BUNDLE is the curl tool's, SSL_CERT_FILE/SSL_CERT_DIR OpenSSL's default paths, which
+    // libcurl does not load.)
+    set(curl_easy_setopt(handle, CURLOPT_CAINFO, settings.ca_bundle.c_str()));
+    set(curl_easy_setopt(handle, CURLOPT_CAPATH, nullptr));
+  }
   if (settings.connect_timeout.count() > 0) {
     set(curl_easy_setopt(handle, CURLOPT_CONNECTTIMEOUT_MS,
                          static_cast<long>(settings.connect_timeout.count())));
   }
   if (settings.request_timeout.count() > 0) {
     set(curl_easy_setopt(handle, CURLOPT_TIMEOUT_MS, static_cast<long>(settings.request_timeout.count())));
+  }
+  if (settings.stall_timeout.count() > 0) {
+    // Below 1 byte/s for stall_timeout seconds: nothing is moving at all.
+    set(curl_easy_setopt(handle, CURLOPT_LOW_SPEED_LIMIT, 1L));
+    set(curl_easy_setopt(handle, CURLOPT_LOW_SPEED_TIME, static_cast<long>(settings.stall_timeout.count())));
   }
   if (status != CURLE_OK) return curl_error(status, error_buffer);
 
@@ -215,6 +245,9 @@ Result<HttpResponse> perform_exchange(CurlHandle& curl, const TransferSettings& 
   long response_code = 0;
   curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &response_code);
   if (response_code != 0) state.response.status = response_code;
+  curl_off_t sent = 0;
+  curl_easy_getinfo(handle, CURLINFO_SIZE_UPLOAD_T, &sent);
+  state.response.sent_bytes = static_cast<std::uint64_t>(sent);
   return std::move(state.response);
 }
 

@@ -30,9 +30,10 @@ inline constexpr long upload_buffer_size = 256 * 1024;
 
 struct TransferSettings {
   bool verify_tls = true;
-  std::string ca_bundle;  // empty: curl's default
+  std::string ca_bundle;  // empty: curl's default; else the only certificates trusted
   std::chrono::milliseconds connect_timeout{0};
   std::chrono::milliseconds request_timeout{0};
+  std::chrono::seconds stall_timeout{0};
 };
 
 struct HttpResponse {
@@ -41,8 +42,10 @@ struct HttpResponse {
   std::vector<std::pair<std::string, std::string>> headers;  // names lowercase, values trimmed
   std::string body;                // the first max_error_body_bytes when not streamed to a sink
   std::uint64_t body_bytes = 0;    // response body bytes received
-  std::uint64_t upload_bytes = 0;  // encoded request body bytes handed to curl
+  std::uint64_t upload_bytes = 0;  // encoded request body bytes handed to curl (by the last attempt)
+  std::uint64_t sent_bytes = 0;    // of those, written to the connection (CURLINFO_SIZE_UPLOAD_T)
 
+  bool successful() const { return status >= 200 && status < 300; }
   std::string_view header(std::string_view lowercase_name) const;  // "" when absent
 };
 
@@ -50,8 +53,9 @@ struct HttpResponse {
 using ResponseSink = std::function<void(const HttpResponse& response, std::span<const std::byte> data)>;
 
 // Performs request. upload (PUT bodies) may be null; sink, when given, receives the body of a 2xx answer.
-// Errors: network / tls from curl, body when the encoder or the sink failed. Any HTTP status is a success
-// here.
+// Errors: network / tls from curl; body when the encoder or the sink failed, when the encoder produced other
+// than encoded_length() bytes, or when curl had to resend the body (a reused connection died) and it could
+// not restart. Any HTTP status is a success here: a 2xx still needs upload_bytes and sent_bytes checked.
 Result<HttpResponse> perform_exchange(CurlHandle& curl, const TransferSettings& settings,
                                       const SignedOutgoingRequest& request, BodyEncoder* upload,
                                       const ResponseSink* sink);
@@ -59,9 +63,5 @@ Result<HttpResponse> perform_exchange(CurlHandle& curl, const TransferSettings& 
 // curl's code, its name as code and the error buffer in the message; tls for certificate and handshake
 // failures, network otherwise.
 Error curl_error(CURLcode code, std::string_view error_buffer);
-
-// A body source or encoder failure: Error{body}, or Error{invalid_argument} for a bad argument (chunk size,
-// file range).
-Error body_error(const BodyError& error);
 
 }  // namespace s3up

@@ -11,13 +11,6 @@
 #include "s3up/client.h"
 
 namespace s3up {
-namespace {
-
-bool is_success(long status) {
-  return status >= 200 && status < 300;
-}
-
-}  // namespace
 
 Result<GetObjectResult> Client::get_object(std::string_view bucket, std::string_view key,
                                            const std::function<void(std::span<const std::byte>)>& sink) {
@@ -54,7 +47,7 @@ Result<GetObjectResult> Client::get_object(std::string_view bucket, std::string_
   };
   auto response = impl.exchange(request, nullptr, &verifying_sink);
   if (!response) return response.error();
-  if (!is_success(response->status)) return service_error(response.value());
+  if (!response->successful()) return service_error(response.value());
 
   GetObjectResult result;
   result.http_status = response->status;
@@ -76,15 +69,9 @@ Result<GetObjectResult> Client::get_object(std::string_view bucket, std::string_
   if (checksum) {
     std::string received = checksum->finish().base64();
     if (received != expected) {
-      Error error;
-      error.kind = Error::Kind::checksum_mismatch;
-      error.http_status = response->status;
-      error.code = "ChecksumMismatch";
-      error.message = "the object's " + std::string(algorithm_name(checksum->algorithm())) + " is " +
-                      expected + " but the bytes received give " + received;
-      error.request_id = result.request_id;
-      error.host_id = std::string(response->header("x-amz-id-2"));
-      return error;
+      return checksum_mismatch_error(
+          response.value(), "the object's " + std::string(algorithm_name(checksum->algorithm())) + " is " +
+                                expected + " but the bytes received give " + received);
     }
   }
   return result;
@@ -110,7 +97,7 @@ Result<long> Client::create_bucket(std::string_view bucket) {
                                             compute_checksum(ChecksumAlgorithm::sha256, configuration).hex());
   auto response = impl.exchange(request, &encoder, nullptr);
   if (!response) return response.error();
-  if (is_success(response->status)) return response->status;
+  if (response->successful()) return response->status;
   Error error = service_error(response.value());
   // Creating a bucket one already owns is the state the caller wanted.
   if (response->status == 409 && error.code == "BucketAlreadyOwnedByYou") return response->status;
@@ -126,7 +113,7 @@ Result<long> Client::delete_object(std::string_view bucket, std::string_view key
       impl.sign("DELETE", impl.target(bucket, key), {}, std::string(sigv4::empty_sha256_hex));
   auto response = impl.exchange(request, nullptr, nullptr);
   if (!response) return response.error();
-  if (is_success(response->status)) return response->status;
+  if (response->successful()) return response->status;
   return service_error(response.value());
 }
 

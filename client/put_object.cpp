@@ -1,6 +1,7 @@
 // put_object.cpp: PutObject in one request. Plans where the checksum travels, picks the payload mode and
 // its encoder (raw body, unsigned trailer, signed chunks with or without a trailer), pre-reads the body when
 // a header needs its digest, signs, streams, and checks the server's echo of the checksum.
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -8,29 +9,13 @@
 #include <vector>
 
 #include "client/client_impl.h"
+#include "client/error.h"
 #include "client/s3_error.h"
 #include "client/validation.h"
 #include "s3up/client.h"
 
 namespace s3up {
 namespace {
-
-Error invalid_argument(std::string code, std::string message) {
-  Error error;
-  error.kind = Error::Kind::invalid_argument;
-  error.code = std::move(code);
-  error.message = std::move(message);
-  return error;
-}
-
-// A header value must not be able to end the header early or start a new one.
-bool valid_header_value(std::string_view value) {
-  for (char c : value) {
-    auto byte = static_cast<unsigned char>(c);
-    if ((byte < 0x20 && c != '\t') || byte == 0x7F) return false;
-  }
-  return true;
-}
 
 // The pre-read needs a second pass; a one-way source can still go with its checksum in a trailer.
 Error preread_error(const BodyError& cause) {
@@ -44,19 +29,6 @@ Error preread_error(const BodyError& cause) {
   return error;
 }
 
-Error mismatch(const HttpResponse& response, ChecksumAlgorithm algorithm, const std::string& sent,
-               std::string_view returned) {
-  Error error;
-  error.kind = Error::Kind::checksum_mismatch;
-  error.http_status = response.status;
-  error.code = "ChecksumMismatch";
-  error.message = "the server stored " + std::string(algorithm_name(algorithm)) + " " +
-                  std::string(returned) + " but " + sent + " was sent";
-  error.request_id = std::string(response.header("x-amz-request-id"));
-  error.host_id = std::string(response.header("x-amz-id-2"));
-  return error;
-}
-
 }  // namespace
 
 Result<PutObjectResult> Client::put_object(std::string_view bucket, std::string_view key, BodySource& body,
@@ -65,14 +37,12 @@ Result<PutObjectResult> Client::put_object(std::string_view bucket, std::string_
   if (auto error = impl.check_ready()) return *error;
   if (auto error = validate_bucket(bucket)) return *error;
   if (auto error = validate_key(key)) return *error;
-  if (!valid_header_value(options.content_type)) {
-    return invalid_argument("InvalidArgument", "content_type contains a control character");
-  }
+  if (auto error = validate_header_value("content_type", options.content_type)) return *error;
   std::optional<ChecksumAlgorithm> requested =
       options.checksum_algorithm ? options.checksum_algorithm : impl.config.checksum_algorithm;
   if (requested == ChecksumAlgorithm::md5) {
-    return invalid_argument("InvalidArgument",
-                            "MD5 is not an S3 checksum algorithm; use PutObjectOptions::content_md5");
+    return make_error(Error::Kind::invalid_argument, "InvalidArgument",
+                      "MD5 is not an S3 checksum algorithm; use PutObjectOptions::content_md5");
   }
   std::optional<std::uint64_t> size = body.size();
   if (!size) {
@@ -161,13 +131,16 @@ Result<PutObjectResult> Client::put_object(std::string_view bucket, std::string_
                      options.content_md5 ? "yes" : "no");
   auto response = impl.exchange(request, encoder.get(), nullptr);
   if (!response) return response.error();
-  if (response->status < 200 || response->status >= 300) return service_error(response.value());
+  if (!response->successful()) return service_error(response.value());
 
-  // A 2xx is only a success if every byte was produced: never report a truncated body as uploaded.
-  if (response->upload_bytes != encoder->encoded_length()) {
+  // A 2xx is only a success if every byte was produced and went out: never report a truncated body as
+  // uploaded, even when a server answers before reading all of it.
+  const std::uint64_t declared = encoder->encoded_length();
+  if (response->upload_bytes != declared || response->sent_bytes != declared) {
     return body_error(BodyError(BodyError::Kind::ended_early,
-                                "sent " + std::to_string(response->upload_bytes) + " of " +
-                                    std::to_string(encoder->encoded_length()) + " body bytes"));
+                                "the server answered " + std::to_string(response->status) + " after " +
+                                    std::to_string(std::min(response->upload_bytes, response->sent_bytes)) +
+                                    " of " + std::to_string(declared) + " body bytes"));
   }
   if (trailer) {
     if (trailer_checksum == nullptr || !trailer_checksum->has_value()) {
@@ -188,7 +161,9 @@ Result<PutObjectResult> Client::put_object(std::string_view bucket, std::string_
   if (plan.algorithm) {
     result.checksum_returned = std::string(response->header(header_name(*plan.algorithm)));
     if (!result.checksum_returned.empty() && result.checksum_returned != result.checksum_sent) {
-      return mismatch(response.value(), *plan.algorithm, result.checksum_sent, result.checksum_returned);
+      return checksum_mismatch_error(
+          response.value(), "the server stored " + std::string(algorithm_name(*plan.algorithm)) + " " +
+                                result.checksum_returned + " but " + result.checksum_sent + " was sent");
     }
   }
   return result;

@@ -1,10 +1,12 @@
-// s3_error.cpp: S3's XML <Error> documents (reference §7.1) and the service Error built from an HTTP answer.
+// s3_error.cpp: S3's XML <Error> documents (reference §7.1) and the Errors built from an HTTP answer.
 // A deliberately small reader: S3 error bodies are flat, so only the root and its direct children matter.
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
+#include "client/error.h"
 #include "client/http_exchange.h"
 #include "client/s3_error.h"
 #include "s3up/client.h"
@@ -207,6 +209,14 @@ Error service_error(const HttpResponse& response) {
   }
   if (error.request_id.empty()) error.request_id = std::string(response.header("x-amz-request-id"));
   if (error.host_id.empty()) error.host_id = std::string(response.header("x-amz-id-2"));
+  return error;
+}
+
+Error checksum_mismatch_error(const HttpResponse& response, std::string message) {
+  Error error = make_error(Error::Kind::checksum_mismatch, "ChecksumMismatch", std::move(message));
+  error.http_status = response.status;
+  error.request_id = std::string(response.header("x-amz-request-id"));
+  error.host_id = std::string(response.header("x-amz-id-2"));
   return error;
 }
 

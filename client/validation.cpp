@@ -1,20 +1,27 @@
-// validation.cpp: S3's bucket naming rules and object key limits, enforced before a request is built so that
-// a name S3 would refuse (or one that would corrupt the request line) never reaches the wire.
+// validation.cpp: S3's bucket naming rules, object key limits and header values, enforced before a request is
+// built so that a name S3 would refuse (or text that would corrupt the request line or headers) never reaches
+// the wire.
 #include "client/validation.h"
 
 #include <array>
 #include <string>
 #include <string_view>
 
+#include "client/error.h"
+
 namespace s3up {
 namespace {
 
 Error invalid(std::string_view what, std::string_view name, std::string_view why) {
-  Error error;
-  error.kind = Error::Kind::invalid_argument;
-  error.code = what == "bucket" ? "InvalidBucketName" : "InvalidKey";
-  error.message = "invalid " + std::string(what) + " name \"" + std::string(name) + "\": " + std::string(why);
-  return error;
+  return make_error(
+      Error::Kind::invalid_argument, what == "bucket" ? "InvalidBucketName" : "InvalidKey",
+      "invalid " + std::string(what) + " name \"" + std::string(name) + "\": " + std::string(why));
+}
+
+// CR and LF would end the line early; the other controls are refused by S3 and by HTTP itself.
+bool is_control(char c) {
+  auto byte = static_cast<unsigned char>(c);
+  return byte < 0x20 || byte == 0x7F;
 }
 
 bool is_lower_alnum(char c) {
@@ -71,9 +78,20 @@ std::optional<Error> validate_key(std::string_view key) {
     return invalid("key", key.substr(0, 64), "longer than 1024 bytes (" + std::to_string(key.size()) + ")");
   }
   for (char c : key) {
-    auto byte = static_cast<unsigned char>(c);
-    if (byte < 0x20 || byte == 0x7F) {
-      return invalid("key", "", "contains a control character (byte " + std::to_string(byte) + ")");
+    if (is_control(c)) {
+      return invalid(
+          "key", "",
+          "contains a control character (byte " + std::to_string(static_cast<unsigned char>(c)) + ")");
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Error> validate_header_value(std::string_view name, std::string_view value) {
+  for (char c : value) {
+    if (is_control(c) && c != '\t') {
+      return make_error(Error::Kind::invalid_argument, "InvalidArgument",
+                        std::string(name) + " contains a control character");
     }
   }
   return std::nullopt;

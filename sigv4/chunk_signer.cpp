@@ -1,6 +1,6 @@
 // chunk_signer.cpp: the chained signatures of an aws-chunked body: chunk signatures (reference §3.3) and
 // the trailer signature (§3.4). The string to sign is rebuilt in one reserved buffer, so signing a chunk
-// allocates nothing.
+// makes no C++ allocation.
 #include <stdexcept>
 
 #include "s3up/sigv4.h"

@@ -60,7 +60,7 @@ TEST_CASE("preread: a one-pass source is refused before anything is read") {
   CHECK(message.find("--checksum-location trailer") != std::string::npos);
 }
 
-TEST_CASE("preread: size mismatches are errors; unknown sizes are counted") {
+TEST_CASE("preread: size mismatches are errors, unknown sizes are counted") {
   s3up::HeaderChecksumPreread preread(4096);
   const std::string object = body_test::pattern(10000, 2);
   ScriptedSource short_source(object, 10001);

@@ -40,7 +40,7 @@ TEST_CASE("defaults with an empty environment", "[client][config]") {
   CHECK(error.message.find("AWS_SECRET_ACCESS_KEY") != std::string::npos);
 }
 
-TEST_CASE("region: AWS_REGION, then AWS_DEFAULT_REGION; explicit wins", "[client][config]") {
+TEST_CASE("region: AWS_REGION, then AWS_DEFAULT_REGION, and explicit wins", "[client][config]") {
   EnvGuard env;
   s3up::test::clear_aws_environment(env);
   env.set("AWS_DEFAULT_REGION", "eu-west-3");
@@ -60,7 +60,8 @@ TEST_CASE("region: AWS_REGION, then AWS_DEFAULT_REGION; explicit wins", "[client
   CHECK(s3up::Client().config().region == "eu-west-3");
 }
 
-TEST_CASE("endpoint: AWS_ENDPOINT_URL_S3 beats AWS_ENDPOINT_URL; explicit beats both", "[client][config]") {
+TEST_CASE("endpoint: AWS_ENDPOINT_URL_S3 beats AWS_ENDPOINT_URL and explicit beats both",
+          "[client][config]") {
   EnvGuard env;
   s3up::test::clear_aws_environment(env);
   env.set("AWS_ENDPOINT_URL", "http://127.0.0.1:9001");
@@ -72,7 +73,7 @@ TEST_CASE("endpoint: AWS_ENDPOINT_URL_S3 beats AWS_ENDPOINT_URL; explicit beats 
   CHECK(s3up::Client(config).config().endpoint_url == "https://minio.example:9000");
 }
 
-TEST_CASE("credentials from the environment; explicit wins", "[client][config]") {
+TEST_CASE("credentials from the environment, and explicit wins", "[client][config]") {
   EnvGuard env;
   s3up::test::clear_aws_environment(env);
   env.set("AWS_ACCESS_KEY_ID", "AKIDENV");

@@ -90,6 +90,14 @@ TEST_CASE("parse_endpoint refuses malformed URLs with invalid_argument", "[clien
     CHECK(endpoint.error().kind == s3up::Error::Kind::invalid_argument);
     CHECK(endpoint.error().message.find("invalid endpoint URL") != std::string::npos);
   }
+  // A password written into the URL is not repeated in the message, whatever else is wrong with it.
+  for (const char* url : {"http://user:hunter2@host", "ftp://user:hunter2@host/x", "user:hunter2@host"}) {
+    INFO(url);
+    auto endpoint = parse_endpoint(url);
+    REQUIRE_FALSE(endpoint);
+    CHECK(endpoint.error().message.find("hunter2") == std::string::npos);
+    CHECK(endpoint.error().message.find("@host") != std::string::npos);
+  }
 }
 
 TEST_CASE("default endpoint and automatic addressing", "[client][endpoint]") {

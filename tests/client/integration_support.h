@@ -4,14 +4,17 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "s3up/client.h"
@@ -59,6 +62,31 @@ class TempFile {
   std::string path_;
 };
 
+// A CallbackSource over data that reads from position (and advances it), rewinds to 0 when rewindable,
+// declares `declared` bytes (default: all of data) and yields at most the first `limit` bytes of data, so
+// that it can break its promise either way.
+inline CallbackSource callback_source(const std::vector<std::byte>& data, std::size_t& position,
+                                      bool rewindable = true,
+                                      std::optional<std::uint64_t> declared = std::nullopt,
+                                      std::size_t limit = SIZE_MAX) {
+  const std::size_t end = std::min(limit, data.size());
+  CallbackSource::RewindFunction rewind;
+  if (rewindable) {
+    rewind = [&position] {
+      position = 0;
+      return true;
+    };
+  }
+  return CallbackSource(
+      [&data, &position, end](std::span<std::byte> dest) -> std::ptrdiff_t {
+        std::size_t n = std::min(dest.size(), end - position);
+        std::copy_n(data.begin() + static_cast<std::ptrdiff_t>(position), n, dest.begin());
+        position += n;
+        return static_cast<std::ptrdiff_t>(n);
+      },
+      declared.value_or(data.size()), std::move(rewind));
+}
+
 enum class SourceKind { memory, file, stream, callback };
 
 inline const char* name(SourceKind kind) {
@@ -92,18 +120,7 @@ class SourceHolder {
         source_ = std::make_unique<StreamSource>(*stream_);
         break;
       case SourceKind::callback:
-        source_ = std::make_unique<CallbackSource>(
-            [this](std::span<std::byte> dest) -> std::ptrdiff_t {
-              std::size_t n = std::min(dest.size(), data_.size() - position_);
-              std::copy_n(data_.begin() + static_cast<std::ptrdiff_t>(position_), n, dest.begin());
-              position_ += n;
-              return static_cast<std::ptrdiff_t>(n);
-            },
-            data_.size(),
-            [this] {
-              position_ = 0;
-              return true;
-            });
+        source_ = std::make_unique<CallbackSource>(callback_source(data_, position_));
         break;
     }
   }

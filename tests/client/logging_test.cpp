@@ -1,5 +1,6 @@
 // logging_test.cpp: what the client logs at trace level, captured from a real upload. The canonical request
-// is there; the secret, the Authorization header and every signature (seed, chunk, trailer) never are.
+// is there; the secret, the session token, the Authorization header and every signature (seed, chunk,
+// trailer) never are.
 #include <catch2/catch.hpp>
 
 #include <spdlog/logger.h>
@@ -25,6 +26,8 @@ TEST_CASE("logs carry the request and the canonical request but never a secret o
 
   ClientConfig config = test::config_for(server);
   config.logger = logger;
+  const std::string session_token = "FwoGZXIvYXdzEXAMPLESESSIONTOKEN";
+  config.credentials->session_token = session_token;
   Client client(config);
   const auto data = test::make_data(100000, 21);
   for (auto location : {ChecksumLocation::trailer, ChecksumLocation::header, ChecksumLocation::none}) {
@@ -47,8 +50,10 @@ TEST_CASE("logs carry the request and the canonical request but never a secret o
   CHECK(text.find("STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER") != std::string::npos);
   CHECK(text.find("canonical request") != std::string::npos);
   CHECK(text.find("host;x-amz-content-sha256;x-amz-date") != std::string::npos);
-  // Never: the secret, the Authorization header, a signature.
+  CHECK(text.find("\nx-amz-security-token:<redacted>\n") != std::string::npos);
+  // Never: the secret, the session token, the Authorization header, a signature.
   CHECK(text.find(mock::default_secret_key) == std::string::npos);
+  CHECK(text.find(session_token) == std::string::npos);
   CHECK(text.find("Signature=") == std::string::npos);
   CHECK(text.find("Credential=") == std::string::npos);
   CHECK(text.find("AWS4-HMAC-SHA256 ") == std::string::npos);

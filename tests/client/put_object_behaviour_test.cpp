@@ -1,6 +1,7 @@
 // put_object_behaviour_test.cpp: the client against the mock server beyond the happy matrix: HTTPS with an
-// explicit CA bundle, the automatic checksum location, servers that refuse trailers, Content-MD5, TLS and
-// network failures, bodies that break their promise, bad credentials and the other object requests.
+// explicit CA bundle, the automatic checksum location, servers that refuse trailers, Content-MD5, network
+// failures, bodies that break their promise, bad credentials, virtual-hosted addressing and the other object
+// requests.
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -155,24 +156,6 @@ TEST_CASE("Content-MD5 with and without a checksum", "[client][integration]") {
   }
 }
 
-TEST_CASE("TLS verification fails without the server's CA", "[client][integration]") {
-  mock::Server tls = https_server();
-  Client client(test::config_for(tls));  // no ca_bundle: AWS_CA_BUNDLE or curl's default
-  auto result = put(client, "tls", "key", test::make_data(10, 1));
-  REQUIRE_FALSE(result);
-  CHECK(result.error().kind == Error::Kind::tls);
-  CHECK_FALSE(result.error().code.empty());
-  CHECK_FALSE(result.error().message.empty());
-  CHECK(tls.object_count() == 0);
-
-  // verify_tls = false accepts it (and logs a warning).
-  ClientConfig insecure = test::config_for(tls);
-  insecure.verify_tls = false;
-  Client unchecked(insecure);
-  auto accepted = put(unchecked, "tls", "key", test::make_data(10, 1));
-  if (!accepted) FAIL(accepted.error().to_string());
-}
-
 TEST_CASE("a source that ends early is a body error and nothing is stored", "[client][integration]") {
   mock::Server server;
   Client client(test::config_for(server));
@@ -184,18 +167,7 @@ TEST_CASE("a source that ends early is a body error and nothing is stored", "[cl
       INFO(key);
       // Declares 150000 bytes, yields 100000.
       std::size_t position = 0;
-      CallbackSource source(
-          [&](std::span<std::byte> dest) -> std::ptrdiff_t {
-            std::size_t n = std::min(dest.size(), std::size_t{100000} - position);
-            std::copy_n(data.begin() + static_cast<std::ptrdiff_t>(position), n, dest.begin());
-            position += n;
-            return static_cast<std::ptrdiff_t>(n);
-          },
-          data.size(),
-          [&] {
-            position = 0;
-            return true;
-          });
+      CallbackSource source = test::callback_source(data, position, true, data.size(), 100000);
       PutObjectOptions options;
       options.checksum_location = location;
       options.signed_payload = signed_payload;
@@ -219,18 +191,7 @@ TEST_CASE("a source longer than declared is a body error", "[client][integration
   for (auto location : {ChecksumLocation::trailer, ChecksumLocation::header, ChecksumLocation::none}) {
     INFO(to_string(location));
     std::size_t position = 0;
-    CallbackSource source(
-        [&](std::span<std::byte> dest) -> std::ptrdiff_t {
-          std::size_t n = std::min(dest.size(), data.size() - position);
-          std::copy_n(data.begin() + static_cast<std::ptrdiff_t>(position), n, dest.begin());
-          position += n;
-          return static_cast<std::ptrdiff_t>(n);
-        },
-        std::uint64_t{10000},  // declares half
-        [&] {
-          position = 0;
-          return true;
-        });
+    CallbackSource source = test::callback_source(data, position, true, 10000);  // declares half
     PutObjectOptions options;
     options.checksum_location = location;
     std::string key = "long/" + std::string(to_string(location));
@@ -245,19 +206,8 @@ TEST_CASE("a non-rewindable source in header mode fails before sending, naming t
   mock::Server server;
   Client client(test::config_for(server));
   const auto data = test::make_data(30000, 10);
-  auto one_way = [&data](std::size_t& position) {
-    return CallbackSource(
-        [&data, &position](std::span<std::byte> dest) -> std::ptrdiff_t {
-          std::size_t n = std::min(dest.size(), data.size() - position);
-          std::copy_n(data.begin() + static_cast<std::ptrdiff_t>(position), n, dest.begin());
-          position += n;
-          return static_cast<std::ptrdiff_t>(n);
-        },
-        data.size());
-  };
-
   std::size_t position = 0;
-  CallbackSource header_source = one_way(position);
+  CallbackSource header_source = test::callback_source(data, position, false);
   PutObjectOptions header;
   header.checksum_location = ChecksumLocation::header;
   auto refused = client.put_object("oneway", "header", header_source, header);
@@ -371,4 +321,30 @@ TEST_CASE("a session token is sent and signed as x-amz-security-token", "[client
   auto result = put(client, "token", "key", data);
   if (!result) FAIL(result.error().to_string());
   CHECK(*server.object_data("token", "key") == data);
+}
+
+TEST_CASE("virtual-hosted addressing through <bucket>.localhost", "[client][integration]") {
+  mock::Server server;
+  ClientConfig config = test::config_for(server);
+  // curl resolves every *.localhost name to the loopback address itself (RFC 6761), without DNS.
+  config.endpoint_url = "http://localhost:" + std::to_string(server.port());
+  config.addressing = Addressing::virtual_hosted;
+  Client client(config);
+  const auto data = test::make_data(70000, 14);
+  for (auto location : {ChecksumLocation::trailer, ChecksumLocation::header}) {
+    PutObjectOptions options;
+    options.checksum_location = location;
+    options.signed_payload = location == ChecksumLocation::trailer;
+    std::string key = "dir/" + std::string(to_string(location));
+    auto result = put(client, "vhost", key, data, options);
+    if (!result) FAIL(result.error().to_string() << " (server: " << server.last_error_code() << ")");
+    CHECK(*server.object_data("vhost", key) == data);
+    std::vector<std::byte> back;
+    auto got = test::get_bytes(client, "vhost", key, back);
+    if (!got) FAIL(got.error().to_string());
+    CHECK(back == data);
+  }
+  auto deleted = client.delete_object("vhost", "dir/header");
+  if (!deleted) FAIL(deleted.error().to_string());
+  CHECK_FALSE(server.object("vhost", "dir/header"));
 }

@@ -4,8 +4,9 @@
 // Memory model: encoders write into the caller's buffer (curl's upload buffer). TrailerEncoder and
 // RawBodyEncoder read the source straight into that buffer and checksum the bytes there; SignedChunkEncoder
 // needs a whole chunk to sign it first and so reuses one chunk buffer; HeaderChecksumPreread reuses one
-// buffer. Nothing allocates after construction, whatever the object size. Framing rules:
-// ../shared/s3-wire-protocol.md §2.
+// buffer. Nothing allocates after construction, whatever the object size, except inside OpenSSL 3.0: on the
+// signed path each chunk's SHA-256 and HMACs re-create three small digest contexts, each freed as the next
+// is made (see EvpDigest). Framing rules: ../shared/s3-wire-protocol.md §2.
 #pragma once
 
 #include <cstddef>
@@ -177,7 +178,8 @@ class RawBodyEncoder final : public BodyEncoder {
 };
 
 // aws-chunked length for a body of decoded_length bytes (reference §2.6). trailer is the declared checksum
-// trailer, if any; signed_chunks adds the chunk-signature extension and, with a trailer, the trailer signature.
+// trailer, if any; signed_chunks adds the chunk-signature extension and, with a trailer, the trailer
+// signature.
 std::uint64_t aws_chunked_length(std::uint64_t decoded_length, std::size_t chunk_size, bool signed_chunks,
                                  std::optional<ChecksumAlgorithm> trailer);
 
@@ -215,8 +217,8 @@ class TrailerEncoder final : public BodyEncoder {
 // before its header is written.
 class SignedChunkEncoder final : public BodyEncoder {
  public:
-  SignedChunkEncoder(BodySource& source, sigv4::ChunkSigner signer, std::unique_ptr<Checksum> trailer_checksum,
-                     std::size_t chunk_size = default_chunk_size);
+  SignedChunkEncoder(BodySource& source, sigv4::ChunkSigner signer,
+                     std::unique_ptr<Checksum> trailer_checksum, std::size_t chunk_size = default_chunk_size);
   ~SignedChunkEncoder() override;
 
   std::uint64_t encoded_length() const override { return encoded_length_; }
@@ -289,7 +291,7 @@ struct EndpointTraits {
 };
 
 struct ChecksumPlan {
-  std::optional<ChecksumAlgorithm> algorithm;  // nullopt: no checksum
+  std::optional<ChecksumAlgorithm> algorithm;          // nullopt: no checksum
   ChecksumLocation location = ChecksumLocation::none;  // trailer, header or none; never automatic
 };
 
@@ -297,7 +299,8 @@ inline constexpr ChecksumAlgorithm default_checksum_algorithm = ChecksumAlgorith
 
 // Decides the algorithm and the location from what was asked. Location none sends no checksum at all.
 // Otherwise an explicit algorithm is always sent; without one, when_supported picks CRC32 and when_required
-// sends none. automatic resolves to trailer only for HTTPS endpoints that accept trailers and non-empty bodies.
+// sends none. automatic resolves to trailer only for HTTPS endpoints that accept trailers and non-empty
+// bodies.
 ChecksumPlan plan_checksum(std::optional<ChecksumAlgorithm> requested_algorithm,
                            ChecksumLocation requested_location, ChecksumCalculation calculation,
                            EndpointTraits endpoint, std::uint64_t body_size);

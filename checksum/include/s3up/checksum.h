@@ -3,8 +3,9 @@
 // base64 of the digest bytes (CRCs as big-endian integers) and lowercase hex.
 //
 // No allocation after construction: update() works in place, finish() returns a fixed-size Digest, and the
-// OpenSSL contexts are reused across reset(). CRC kernels sit behind plain functions so that a hardware
-// implementation can replace the portable one without touching callers.
+// OpenSSL contexts are reused across reset(). (One exception inside OpenSSL 3.0: each reset() of an
+// EvpDigest frees and re-creates a small provider context.) CRC kernels sit behind plain functions so that
+// a hardware implementation can replace the portable one without touching callers.
 #pragma once
 
 #include <algorithm>
@@ -115,7 +116,8 @@ class Crc64Nvme final : public Checksum {
   std::uint64_t value_ = 0;
 };
 
-// SHA1, SHA256 and MD5 through OpenSSL EVP. The EVP_MD_CTX is created once and reused by reset().
+// SHA1, SHA256 and MD5 through OpenSSL EVP. The EVP_MD_CTX is created once and reused by reset(); update()
+// never allocates, reset() costs one malloc and free inside OpenSSL 3.0 (see evp_digest.cpp).
 class EvpDigest final : public Checksum {
  public:
   explicit EvpDigest(ChecksumAlgorithm algorithm);  // sha1, sha256 or md5

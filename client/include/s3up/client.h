@@ -109,12 +109,16 @@ struct ClientConfig {
   bool endpoint_accepts_trailers = false;
   std::size_t chunk_size = default_chunk_size;
 
-  // TLS. Verification is on unless turned off here; ca_bundle empty: AWS_CA_BUNDLE, else curl's default.
+  // TLS. Verification is on unless turned off here. ca_bundle (a PEM file) is then the only trust store, as
+  // with the AWS CLI's --ca-bundle; empty: AWS_CA_BUNDLE, else curl's default.
   bool verify_tls = true;
   std::string ca_bundle;
 
   std::chrono::milliseconds connect_timeout{10'000};
   std::chrono::milliseconds request_timeout{0};  // 0: no overall limit
+  // A transfer that moves no byte, either way, for this long fails as a network error (a stalled server or
+  // network), as botocore's 60 s read timeout does. 0: wait forever. Whole seconds (curl's granularity).
+  std::chrono::seconds stall_timeout{60};
 
   // Logs requests at debug and the canonical request at trace; never a secret or a signature.
   // nullptr: spdlog's default logger.

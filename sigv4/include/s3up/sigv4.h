@@ -25,7 +25,8 @@ inline constexpr std::string_view signing_algorithm = "AWS4-HMAC-SHA256";
 inline constexpr std::string_view unsigned_payload = "UNSIGNED-PAYLOAD";
 inline constexpr std::string_view streaming_unsigned_payload_trailer = "STREAMING-UNSIGNED-PAYLOAD-TRAILER";
 inline constexpr std::string_view streaming_signed_payload = "STREAMING-AWS4-HMAC-SHA256-PAYLOAD";
-inline constexpr std::string_view streaming_signed_payload_trailer = "STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER";
+inline constexpr std::string_view streaming_signed_payload_trailer =
+    "STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER";
 inline constexpr std::string_view empty_sha256_hex =
     "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 inline constexpr std::string_view chunk_signature_extension = ";chunk-signature=";  // 17 bytes
@@ -40,7 +41,9 @@ struct Credentials {
 using SigningKey = std::array<std::byte, 32>;
 using Signature = std::array<char, 64>;  // lowercase hex, as it appears on the wire
 
-inline std::string_view to_string_view(const Signature& signature) { return {signature.data(), signature.size()}; }
+inline std::string_view to_string_view(const Signature& signature) {
+  return {signature.data(), signature.size()};
+}
 
 struct Header {
   std::string name;   // any case; canonicalised to lowercase
@@ -79,7 +82,7 @@ std::optional<std::string> uri_decode(std::string_view text);
 std::string canonical_uri(std::string_view path);
 std::string canonical_query_string(const std::vector<QueryParameter>& query);
 std::string canonical_headers(const std::vector<Header>& headers);  // ends with "\n" after the last header
-std::string signed_headers(const std::vector<Header>& headers);      // "host;x-amz-content-sha256;x-amz-date"
+std::string signed_headers(const std::vector<Header>& headers);     // "host;x-amz-content-sha256;x-amz-date"
 std::string canonical_request(const RequestToSign& request);
 
 std::string string_to_sign(std::string_view amz_date, const CredentialScope& scope,
@@ -114,7 +117,8 @@ struct SignedRequest {
 SignedRequest sign_request(const RequestToSign& request, const Credentials& credentials,
                            const CredentialScope& scope, std::string_view amz_date);
 
-// HMAC-SHA256 with a reusable SHA-256 context: no allocation per call.
+// HMAC-SHA256 with a reusable SHA-256 context: no C++ allocation per call; OpenSSL 3.0 allocates and frees
+// one block per hash (two per mac(), see EvpDigest).
 class HmacSha256 {
  public:
   explicit HmacSha256(std::span<const std::byte> key);
@@ -131,7 +135,8 @@ class HmacSha256 {
 
 // The signature chain of an aws-chunked body (reference §3.3–3.4). Each chunk signature covers the previous
 // signature, so chunks must be signed in order, ending with the zero-length chunk and then, in trailer mode,
-// the trailer. Allocates only in the constructor; restart() rewinds the chain to the seed for a retry.
+// the trailer. Allocates only in the constructor, apart from OpenSSL 3.0's block per hash (EvpDigest);
+// restart() rewinds the chain to the seed for a retry.
 class ChunkSigner {
  public:
   ChunkSigner(const SigningKey& key, std::string_view amz_date, const CredentialScope& scope,

@@ -1,0 +1,477 @@
+// put_bench.cpp: end to end. put_object of a 1 GiB file to the mock server (`s3up serve`, a child process)
+// over loopback HTTP (checksum trailer forced, checksum header) and HTTPS (trailer), beside a raw PUT of the
+// same bytes by libcurl at its default settings, as `curl -T` sends it; then the scaling of the client's peak
+// RSS and allocation count with the object size (each size in a fresh process: this program re-executed with
+// --child-case), and the peak RSS and allocation count of the real `s3up cp` process.
+// Usage: put_bench [--json FILE] [--runs N] [--tmpdir DIR] [--max-gib N]. Prints tables; --json writes them.
+#include <curl/curl.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bench_support.h"
+#include "counting_malloc.h"
+#include "raw_curl_put.h"
+#include "s3up/body.h"
+#include "s3up/client.h"
+#include "s3up/mock_server.h"
+#include "server_process.h"
+
+namespace {
+
+using s3up::bench::gib;
+using s3up::bench::mib;
+using Clock = std::chrono::steady_clock;
+
+constexpr const char* bucket = "bench";
+constexpr const char* region = "us-east-1";
+
+struct Options {
+  std::string json_path;
+  int runs = 3;
+  std::string tmpdir = "/tmp";
+  std::uint64_t max_gib = 4;  // largest size of the scaling and `s3up cp` cases
+};
+
+s3up::ClientConfig client_config(const std::string& url, s3up::ChecksumLocation location,
+                                 const std::string& ca_bundle) {
+  s3up::ClientConfig config;
+  config.endpoint_url = url;
+  config.region = region;
+  config.credentials =
+      s3up::sigv4::Credentials{s3up::mock::default_access_key, s3up::mock::default_secret_key, ""};
+  config.addressing = s3up::Addressing::path_style;
+  config.checksum_algorithm = s3up::ChecksumAlgorithm::crc32;
+  config.checksum_location = location;
+  config.checksum_calculation = s3up::ChecksumCalculation::when_supported;
+  config.ca_bundle = ca_bundle;
+  config.logger = nullptr;
+  return config;
+}
+
+// One put_object of the file with a fresh Client (a fresh connection, as a new `s3up cp` has). Throws on
+// any failure, so a figure is never printed for an upload that did not complete.
+void s3up_put(const std::string& url, s3up::ChecksumLocation location, const std::string& ca_bundle,
+              const std::string& file, const std::string& key) {
+  s3up::Client client(client_config(url, location, ca_bundle));
+  s3up::FileSource source(file);
+  auto result = client.put_object(bucket, key, source);
+  if (!result) throw std::runtime_error("put_object failed: " + result.error().to_string());
+  if (result->checksum_returned.empty() || result->checksum_returned != result->checksum_sent)
+    throw std::runtime_error("the server did not echo the checksum sent");
+}
+
+void delete_object(const std::string& url, const std::string& ca_bundle, const std::string& key) {
+  s3up::Client client(client_config(url, s3up::ChecksumLocation::none, ca_bundle));
+  auto result = client.delete_object(bucket, key);
+  if (!result) throw std::runtime_error("delete_object failed: " + result.error().to_string());
+}
+
+// ------------------------------------------------------------------------------------------------------
+// --child-case: one put_object in a fresh process; prints "key=value ..." on one line for the parent.
+
+int child_main(const std::map<std::string, std::string>& args) {
+  // Counting from the start of main: the process's whole allocation count, not only put_object's.
+  s3up::bench::set_allocation_counting(true);
+  const std::string url = args.at("url");
+  const std::string file = args.at("file");
+  const std::string key = args.at("key");
+  const s3up::ChecksumLocation location = *s3up::parse_checksum_location(args.at("location"));
+  const auto start = Clock::now();
+  s3up::bench::AllocationCounts in_put;
+  {
+    const s3up::bench::AllocationCounts before = s3up::bench::allocation_counts();
+    s3up_put(url, location, "", file, key);
+    in_put = s3up::bench::allocation_counts() - before;
+  }
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  const s3up::bench::AllocationCounts total = s3up::bench::allocation_counts();
+  s3up::bench::set_allocation_counting(false);
+  const std::uint64_t hwm = s3up::bench::proc_status_kib("VmHWM");
+  delete_object(url, "", key);
+  std::printf(
+      "seconds=%.6f vm_hwm_kib=%llu total_allocations=%llu total_bytes=%llu put_allocations=%llu "
+      "put_bytes=%llu\n",
+      seconds, static_cast<unsigned long long>(hwm), static_cast<unsigned long long>(total.calls()),
+      static_cast<unsigned long long>(total.bytes), static_cast<unsigned long long>(in_put.calls()),
+      static_cast<unsigned long long>(in_put.bytes));
+  return 0;
+}
+
+std::map<std::string, std::string> parse_fields(const std::string& line) {
+  std::map<std::string, std::string> fields;
+  std::istringstream in(line);
+  std::string word;
+  while (in >> word) {
+    const auto eq = word.find('=');
+    if (eq != std::string::npos) fields[word.substr(0, eq)] = word.substr(eq + 1);
+  }
+  return fields;
+}
+
+// ------------------------------------------------------------------------------------------------------
+// The parent.
+
+struct Timed {
+  std::string name;
+  std::string scheme;  // "http" or "https": the ratio is to the raw PUT of the same scheme
+  bool raw = false;
+  std::vector<double> seconds;
+  double median = 0;
+};
+
+struct Scaling {
+  std::uint64_t bytes = 0;
+  double seconds = 0;
+  long max_rss_kib = 0;          // wait4 ru_maxrss through maxrss_exec
+  std::uint64_t vm_hwm_kib = 0;  // VmHWM read by the child as it ends
+  std::uint64_t total_allocations = 0;
+  std::uint64_t total_bytes = 0;
+  std::uint64_t put_allocations = 0;
+  std::uint64_t put_bytes = 0;
+};
+
+struct CliRun {
+  std::string location;
+  std::uint64_t bytes = 0;
+  double seconds = 0;
+  long max_rss_kib = 0;           // wait4 ru_maxrss through maxrss_exec
+  std::uint64_t vm_hwm_kib = 0;   // VmHWM at exit, from the LD_PRELOAD library
+  std::uint64_t allocations = 0;  // from the LD_PRELOAD counter, load to exit
+  std::uint64_t allocated_bytes = 0;
+};
+
+void write_test_file(const std::string& path, std::uint64_t size) {
+  std::ofstream out(path, std::ios::binary);
+  std::vector<char> block(mib);
+  std::mt19937_64 rng(7);
+  for (std::uint64_t written = 0; written < size; written += block.size()) {
+    for (std::size_t i = 0; i + 8 <= block.size(); i += 8) {
+      const std::uint64_t word = rng();
+      std::memcpy(block.data() + i, &word, 8);
+    }
+    out.write(block.data(), static_cast<std::streamsize>(block.size()));
+  }
+  if (!out.flush()) throw std::runtime_error("cannot write " + path);
+}
+
+void make_sparse_file(const std::string& path, std::uint64_t size) {
+  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0 || ftruncate(fd, static_cast<off_t>(size)) != 0) throw std::runtime_error("cannot make " + path);
+  close(fd);
+}
+
+// Reads the file once so that every timed case starts from the page cache.
+void warm_page_cache(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::vector<char> block(mib);
+  while (in.read(block.data(), static_cast<std::streamsize>(block.size())) || in.gcount() > 0) {
+  }
+}
+
+// Runs argv under maxrss_exec, so that ru_maxrss is the child's own (see maxrss_exec.cpp).
+struct MeasuredChild {
+  s3up::bench::ChildRun run;
+  long max_rss_kib = 0;
+};
+MeasuredChild run_measured(const std::filesystem::path& dir, std::vector<std::string> argv,
+                           const std::vector<std::string>& environment) {
+  const std::string report = dir / "maxrss-report.txt";
+  argv.insert(argv.begin(), {S3UP_MAXRSS_EXEC_PATH, report});
+  MeasuredChild measured;
+  measured.run = s3up::bench::run_child(argv, environment);
+  std::ifstream in(report);
+  std::string line;
+  std::getline(in, line);
+  auto fields = parse_fields(line);
+  if (fields.count("ru_maxrss_kib")) measured.max_rss_kib = std::stol(fields["ru_maxrss_kib"]);
+  return measured;
+}
+
+double mb_per_s(std::uint64_t bytes, double seconds) {
+  return static_cast<double>(bytes) / seconds / 1e6;
+}
+
+bool parse_options(int argc, char** argv, Options& options, std::map<std::string, std::string>& child) {
+  bool child_case = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--child-case") {
+      child_case = true;
+    } else if (i + 1 < argc && arg == "--json") {
+      options.json_path = argv[++i];
+    } else if (i + 1 < argc && arg == "--runs") {
+      options.runs = std::atoi(argv[++i]);
+    } else if (i + 1 < argc && arg == "--tmpdir") {
+      options.tmpdir = argv[++i];
+    } else if (i + 1 < argc && arg == "--max-gib") {
+      options.max_gib = std::strtoull(argv[++i], nullptr, 10);
+    } else if (child_case && i + 1 < argc && arg.starts_with("--")) {
+      child[std::string(arg.substr(2))] = argv[++i];
+    } else {
+      return false;
+    }
+  }
+  if (child_case) child["child-case"] = "yes";
+  return options.runs >= 1 && options.max_gib >= 1;
+}
+
+std::string scaling_json(const Scaling& s) {
+  return "{\"bytes\": " + std::to_string(s.bytes) + ", \"seconds\": " + s3up::bench::json_number(s.seconds) +
+         ", \"ru_maxrss_kib\": " + std::to_string(s.max_rss_kib) +
+         ", \"vm_hwm_kib\": " + std::to_string(s.vm_hwm_kib) +
+         ", \"process_allocations\": " + std::to_string(s.total_allocations) +
+         ", \"process_allocated_bytes\": " + std::to_string(s.total_bytes) +
+         ", \"client_and_put_object_allocations\": " + std::to_string(s.put_allocations) +
+         ", \"client_and_put_object_allocated_bytes\": " + std::to_string(s.put_bytes) + "}";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  std::map<std::string, std::string> child;
+  if (!parse_options(argc, argv, options, child)) {
+    std::fprintf(stderr,
+                 "usage: put_bench [--json FILE] [--runs N (default 3)] [--tmpdir DIR] [--max-gib N]\n");
+    return 2;
+  }
+  if (child.count("child-case")) return child_main(child);
+
+  try {
+    const std::string load_at_start = s3up::bench::load_average();
+    const std::uint64_t object_size = gib;
+    std::string dir_template = options.tmpdir + "/s3up-put-bench.XXXXXX";
+    if (mkdtemp(dir_template.data()) == nullptr)
+      throw std::runtime_error("mkdtemp failed in " + options.tmpdir);
+    const std::filesystem::path dir = dir_template;
+    struct RemoveDir {
+      std::filesystem::path path;
+      ~RemoveDir() {
+        std::error_code ignored;
+        std::filesystem::remove_all(path, ignored);
+      }
+    } remove_dir{dir};
+
+    const std::string data_file = dir / "object-1GiB.bin";
+    write_test_file(data_file, object_size);
+    warm_page_cache(data_file);
+    const std::string cert = dir / "server-cert.pem";
+    s3up::bench::ServerProcess http(S3UP_CLI_PATH, {}, dir / "server-http.log");
+    s3up::bench::ServerProcess https(S3UP_CLI_PATH, {"--tls", "--cert-out", cert}, dir / "server-https.log");
+
+    s3up::bench::RawPutTarget raw_http{
+        http.url(), bucket, "raw", s3up::mock::default_access_key, s3up::mock::default_secret_key,
+        region,     ""};
+    s3up::bench::RawPutTarget raw_https = raw_http;
+    raw_https.endpoint_url = https.url();
+    raw_https.ca_bundle = cert;
+
+    // One untimed upload to each server first: its first touch of fresh memory is slow (see the README).
+    for (s3up::bench::RawPutTarget target : {raw_http, raw_https}) {
+      target.key = "warm-up";
+      const s3up::bench::RawPutResult r = s3up::bench::raw_curl_put(target, data_file);
+      if (!r.error.empty() || r.http_status != 200)
+        throw std::runtime_error("warm-up PUT failed: " + r.error);
+      delete_object(target.endpoint_url, target.ca_bundle, target.key);
+    }
+
+    // The end-to-end cases, interleaved run by run so that drift in the machine's speed hits them all alike.
+    std::vector<Timed> timed = {
+        {"raw PUT, libcurl defaults (curl -T), no checksum", "http", true, {}, 0},
+        {"s3up put_object, CRC32 trailer (forced)", "http", false, {}, 0},
+        {"s3up put_object, CRC32 header (pre-read)", "http", false, {}, 0},
+        {"raw PUT, libcurl defaults (curl -T), no checksum", "https", true, {}, 0},
+        {"s3up put_object, CRC32 trailer", "https", false, {}, 0},
+    };
+    for (int run = 0; run < options.runs; ++run) {
+      for (Timed& t : timed) {
+        const bool tls = t.scheme == "https";
+        const std::string& url = tls ? https.url() : http.url();
+        const std::string ca = tls ? cert : "";
+        const std::string key = "object-" + std::to_string(run);
+        const auto start = Clock::now();
+        if (t.raw) {
+          s3up::bench::RawPutTarget target = tls ? raw_https : raw_http;
+          target.key = key;
+          const s3up::bench::RawPutResult r = s3up::bench::raw_curl_put(target, data_file);
+          if (!r.error.empty() || r.http_status != 200 || r.uploaded != object_size)
+            throw std::runtime_error("raw PUT failed: " + std::to_string(r.http_status) + " " + r.error);
+        } else {
+          const auto location = t.name.find("header") != std::string::npos ? s3up::ChecksumLocation::header
+                                                                           : s3up::ChecksumLocation::trailer;
+          s3up_put(url, location, ca, data_file, key);
+        }
+        t.seconds.push_back(std::chrono::duration<double>(Clock::now() - start).count());
+        delete_object(url, ca, key);
+      }
+    }
+    for (Timed& t : timed) t.median = s3up::bench::median(t.seconds);
+
+    // Scaling: one put_object per fresh process, sizes up to max_gib, from sparse files.
+    std::vector<std::uint64_t> sizes = {16 * mib, 256 * mib, gib, 4 * gib};
+    std::erase_if(sizes, [&](std::uint64_t s) { return s > options.max_gib * gib; });
+    std::vector<Scaling> scaling;
+    for (std::uint64_t size : sizes) {
+      const std::string file = dir / ("sparse-" + std::to_string(size) + ".bin");
+      make_sparse_file(file, size);
+      const std::string self = std::filesystem::read_symlink("/proc/self/exe");
+      const auto [run, max_rss_kib] =
+          run_measured(dir,
+                       {self, "--child-case", "--url", http.url(), "--file", file, "--key",
+                        "scaling-" + std::to_string(size), "--location", "trailer"},
+                       {});
+      auto fields = parse_fields(run.standard_output);
+      if (run.exit_status != 0 || !fields.count("vm_hwm_kib"))
+        throw std::runtime_error("the --child-case process failed for " + s3up::bench::size_text(size));
+      scaling.push_back({size, std::stod(fields["seconds"]), max_rss_kib, std::stoull(fields["vm_hwm_kib"]),
+                         std::stoull(fields["total_allocations"]), std::stoull(fields["total_bytes"]),
+                         std::stoull(fields["put_allocations"]), std::stoull(fields["put_bytes"])});
+      std::filesystem::remove(file);
+    }
+
+    // The real `s3up cp` process: wall time, ru_maxrss, and every allocation through the LD_PRELOAD counter.
+    std::vector<CliRun> cli;
+    for (const std::string location : {"trailer", "auto"}) {
+      for (std::uint64_t size : {gib, 4 * gib}) {
+        if (size > options.max_gib * gib) continue;
+        std::string file = data_file;
+        if (size != object_size) {
+          file = dir / ("sparse-cli-" + std::to_string(size) + ".bin");
+          make_sparse_file(file, size);
+        }
+        const std::string counts_file = dir / "cp-allocations.txt";
+        const std::string key = "cp-" + location + "-" + std::to_string(size);
+        const auto [run, max_rss_kib] = run_measured(
+            dir,
+            {S3UP_CLI_PATH, "cp", file, std::string("s3://") + bucket + "/" + key, "--endpoint-url",
+             http.url(), "--region", region, "--checksum-algorithm", "CRC32", "--checksum-location", location,
+             "--quiet"},
+            {"AWS_ACCESS_KEY_ID=" + std::string(s3up::mock::default_access_key),
+             "AWS_SECRET_ACCESS_KEY=" + std::string(s3up::mock::default_secret_key),
+             "MAXRSS_EXEC_PRELOAD=" S3UP_ALLOC_PRELOAD_PATH, "S3UP_BENCH_ALLOC_OUT=" + counts_file});
+        if (run.exit_status != 0) throw std::runtime_error("s3up cp failed for " + key);
+        std::ifstream counts(counts_file);
+        std::string line;
+        std::getline(counts, line);
+        std::istringstream words(line);
+        std::string word;
+        std::map<std::string, std::uint64_t> values;
+        while (words >> word) {
+          std::uint64_t value = 0;
+          words >> value;
+          values[word] = value;
+        }
+        cli.push_back({location, size, run.seconds, max_rss_kib, values["vm_hwm_kib"],
+                       values["allocations"] + values["reallocations"], values["bytes"]});
+        delete_object(http.url(), "", key);
+        if (file != data_file) std::filesystem::remove(file);
+      }
+    }
+
+    // ---- tables
+    std::printf(
+        "put_bench: %s object from a page-cached file, mock server `s3up serve` in a child process on\n"
+        "loopback; median of %d runs (interleaved, after one untimed warm-up PUT per server); MB = 1e6\n"
+        "bytes. ratio = raw time / s3up time (> 1: s3up faster). Load average at start: %s\n\n",
+        s3up::bench::size_text(object_size).c_str(), options.runs, load_at_start.c_str());
+    std::printf("%-52s %-6s %9s %9s %7s   %s\n", "case", "scheme", "median s", "MB/s", "ratio", "runs (s)");
+    for (const Timed& t : timed) {
+      double raw = 0;
+      for (const Timed& r : timed)
+        if (r.raw && r.scheme == t.scheme) raw = r.median;
+      std::string runs;
+      for (double s : t.seconds) {
+        char text[16];
+        std::snprintf(text, sizeof text, "%.3f ", s);
+        runs += text;
+      }
+      std::printf("%-52s %-6s %9.3f %9.1f %7.2f   %s\n", t.name.c_str(), t.scheme.c_str(), t.median,
+                  mb_per_s(object_size, t.median), raw / t.median, runs.c_str());
+    }
+    std::printf(
+        "\nscaling: one put_object (CRC32 trailer, HTTP) per fresh client process, sparse source file\n");
+    std::printf("%-9s %9s %9s %12s %12s %14s %12s %14s\n", "size", "seconds", "MB/s", "ru_maxrss", "VmHWM",
+                "process", "process", "Client+put");
+    std::printf("%-9s %9s %9s %12s %12s %14s %12s %14s\n", "", "", "", "KiB", "KiB", "allocations", "bytes",
+                "allocations");
+    for (const Scaling& s : scaling) {
+      std::printf(
+          "%-9s %9.3f %9.1f %12ld %12llu %14llu %12llu %14llu\n", s3up::bench::size_text(s.bytes).c_str(),
+          s.seconds, mb_per_s(s.bytes, s.seconds), s.max_rss_kib,
+          static_cast<unsigned long long>(s.vm_hwm_kib), static_cast<unsigned long long>(s.total_allocations),
+          static_cast<unsigned long long>(s.total_bytes), static_cast<unsigned long long>(s.put_allocations));
+    }
+    std::printf(
+        "\n`s3up cp` process (HTTP, CRC32; auto = header after a pre-read on a custom HTTP endpoint):\n"
+        "ru_maxrss from wait4; allocations counted by an LD_PRELOAD malloc from load to exit\n");
+    std::printf("%-9s %-9s %9s %9s %14s %10s %12s %14s\n", "location", "size", "seconds", "MB/s",
+                "ru_maxrss KiB", "VmHWM KiB", "allocations", "bytes");
+    for (const CliRun& c : cli) {
+      std::printf("%-9s %-9s %9.3f %9.1f %14ld %10llu %12llu %14llu\n", c.location.c_str(),
+                  s3up::bench::size_text(c.bytes).c_str(), c.seconds, mb_per_s(c.bytes, c.seconds),
+                  c.max_rss_kib, static_cast<unsigned long long>(c.vm_hwm_kib),
+                  static_cast<unsigned long long>(c.allocations),
+                  static_cast<unsigned long long>(c.allocated_bytes));
+    }
+    std::printf("\nmock server peak RSS: http %llu KiB, https %llu KiB\n",
+                static_cast<unsigned long long>(http.peak_rss_kib()),
+                static_cast<unsigned long long>(https.peak_rss_kib()));
+
+    if (!options.json_path.empty()) {
+      using s3up::bench::json_number;
+      using s3up::bench::json_string;
+      std::ofstream out(options.json_path);
+      out << "{\n  \"benchmark\": \"put_bench\",\n  \"object_bytes\": " << object_size
+          << ",\n  \"runs\": " << options.runs << ",\n  \"statistic\": \"median\",\n  \"end_to_end\": [\n";
+      for (std::size_t i = 0; i < timed.size(); ++i) {
+        const Timed& t = timed[i];
+        double raw = 0;
+        for (const Timed& r : timed)
+          if (r.raw && r.scheme == t.scheme) raw = r.median;
+        out << "    {\"name\": " << json_string(t.name) << ", \"scheme\": " << json_string(t.scheme)
+            << ", \"raw\": " << (t.raw ? "true" : "false")
+            << ", \"median_seconds\": " << json_number(t.median)
+            << ", \"mb_per_s\": " << json_number(mb_per_s(object_size, t.median))
+            << ", \"raw_over_this\": " << json_number(raw / t.median) << ", \"seconds\": [";
+        for (std::size_t j = 0; j < t.seconds.size(); ++j)
+          out << (j ? ", " : "") << json_number(t.seconds[j]);
+        out << "]}" << (i + 1 < timed.size() ? "," : "") << "\n";
+      }
+      out << "  ],\n  \"scaling\": [\n";
+      for (std::size_t i = 0; i < scaling.size(); ++i)
+        out << "    " << scaling_json(scaling[i]) << (i + 1 < scaling.size() ? "," : "") << "\n";
+      out << "  ],\n  \"s3up_cp\": [\n";
+      for (std::size_t i = 0; i < cli.size(); ++i) {
+        const CliRun& c = cli[i];
+        out << "    {\"location\": " << json_string(c.location) << ", \"bytes\": " << c.bytes
+            << ", \"seconds\": " << json_number(c.seconds) << ", \"ru_maxrss_kib\": " << c.max_rss_kib
+            << ", \"vm_hwm_kib\": " << c.vm_hwm_kib << ", \"allocations\": " << c.allocations
+            << ", \"allocated_bytes\": " << c.allocated_bytes << "}" << (i + 1 < cli.size() ? "," : "")
+            << "\n";
+      }
+      out << "  ],\n  \"server_peak_rss_kib\": {\"http\": " << http.peak_rss_kib()
+          << ", \"https\": " << https.peak_rss_kib() << "}\n}\n";
+      if (!out.flush()) throw std::runtime_error("cannot write " + options.json_path);
+    }
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "put_bench: %s\n", error.what());
+    return 1;
+  }
+  return 0;
+}
