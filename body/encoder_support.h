@@ -68,6 +68,11 @@ inline constexpr std::size_t max_trailer_line_size = 24 + 1 + 44;
 
 // Appends a chunk line: "<hex size>\r\n", or with a signature "<hex size>;chunk-signature=<sig>\r\n".
 void append_chunk_line(FixedText& line, std::uint64_t size, const sigv4::Signature* signature = nullptr);
+// The length of the line append_chunk_line writes for a signed chunk of this size, known before signing.
+inline std::size_t signed_chunk_line_size(std::uint64_t size) {
+  return hex_length(size) + sigv4::chunk_signature_extension.size() + std::tuple_size_v<sigv4::Signature> +
+         crlf.size();
+}
 
 // Finishes checksum and appends its trailer line without the line end, "x-amz-checksum-crc32:DUoRhQ==";
 // returns the digest sent.
@@ -79,7 +84,9 @@ Digest append_trailer_line(FixedText& text, Checksum& checksum);
 class ChunkedFraming {
  public:
   // Writes the body into dest until dest is full or the tail has been written; returns the bytes written.
-  //  - next_chunk() is called when the next chunk is due and must call start_chunk() or start_tail();
+  //  - next_chunk(room) is called when the next chunk is due, room being what is left of dest. It either
+  //    calls start_chunk() or start_tail() and returns 0, or writes a whole framed chunk (line, data, CRLF)
+  //    at the start of room itself and returns its size, the next chunk then being due;
   //  - data(to) writes the next bytes of the current chunk's data into `to` (never empty, never past the
   //    chunk) and returns how many, at least one; a source that has ended must throw.
   // Callables rather than virtual hooks: inlined, the loop costs what a hand-written one would.
@@ -89,7 +96,7 @@ class ChunkedFraming {
     while (out < dest.size()) {
       switch (stage_) {
         case Stage::next_chunk:
-          next_chunk();
+          out += next_chunk(dest.subspan(out));
           break;
         case Stage::text:
           copy_text(dest, out);

@@ -13,8 +13,8 @@ struct HeaderChecksumPreread::State {
 
   std::vector<std::byte> buffer;
   std::unique_ptr<Checksum> checksum;  // replaced only when a run asks for another algorithm
-  EvpDigest sha256{ChecksumAlgorithm::sha256};
-  EvpDigest md5{ChecksumAlgorithm::md5};
+  Sha256 sha256;
+  Md5 md5;
 };
 
 HeaderChecksumPreread::HeaderChecksumPreread(std::size_t buffer_size) {

@@ -1,6 +1,8 @@
 // body/signed_chunk_encoder.cpp: SignedChunkEncoder, STREAMING-AWS4-HMAC-SHA256-PAYLOAD[-TRAILER] framing
 // (reference §2.3-2.4, signatures §3.3-3.4). A chunk's signature covers its SHA-256 and must precede its
-// data, so each chunk is read whole into one reused buffer, hashed and signed before its line goes out.
+// data, so each chunk is read whole, hashed and signed before its line goes out. When the whole framed
+// chunk fits in dest, the data is read straight into place after its line (whose length is known before
+// signing) and the line written in front; otherwise it goes through one reused chunk buffer.
 #include <array>
 #include <vector>
 
@@ -31,8 +33,8 @@ struct SignedChunkEncoder::State {
   std::size_t chunk_position = 0;  // bytes of the current chunk already handed to the framing
   Digest trailer;                  // set when the tail is formatted
 
-  std::vector<std::byte> chunk;  // allocated once, reused for every chunk
-  EvpDigest chunk_sha256{ChecksumAlgorithm::sha256};
+  std::vector<std::byte> chunk;  // allocated once, reused for every chunk that does not fit in dest
+  Sha256 chunk_sha256;
   std::array<char, body_detail::max_signed_chunk_line_size> chunk_line{};
   std::array<char, max_canonical_trailer_size> canonical_trailer{};
   std::array<char, max_tail_size> tail{};
@@ -53,24 +55,40 @@ SignedChunkEncoder::~SignedChunkEncoder() = default;
 
 std::size_t SignedChunkEncoder::fill(std::span<std::byte> dest) {
   State& s = *state_;
-  auto next_chunk = [&] {
+  // Reads the next chunk's data into `data` (all of it: the signature covers the whole chunk), feeds the
+  // trailer checksum and returns the chunk's signature.
+  auto read_and_sign = [&](std::span<std::byte> data) {
+    std::size_t n = body_detail::read_full(source_, data);
+    s.payload_read += n;
+    if (n < data.size()) body_detail::throw_ended_early(s.payload_read, decoded_length_);
+    if (s.payload_read == decoded_length_) body_detail::expect_source_end(source_, decoded_length_);
+    if (checksum_) checksum_->update(data);
+    s.chunk_sha256.reset();
+    s.chunk_sha256.update(data);
+    return signer_.sign_chunk(s.chunk_sha256.finish());
+  };
+  auto next_chunk = [&](std::span<std::byte> room) -> std::size_t {
     std::uint64_t left = decoded_length_ - s.payload_read;
     if (left > 0) {
-      std::span<std::byte> chunk(s.chunk.data(),
-                                 static_cast<std::size_t>(std::min<std::uint64_t>(left, chunk_size_)));
-      std::size_t n = body_detail::read_full(source_, chunk);
-      s.payload_read += n;
-      if (n < chunk.size()) body_detail::throw_ended_early(s.payload_read, decoded_length_);
-      if (s.payload_read == decoded_length_) body_detail::expect_source_end(source_, decoded_length_);
-      if (checksum_) checksum_->update(chunk);
-      s.chunk_sha256.reset();
-      s.chunk_sha256.update(chunk);
-      const sigv4::Signature signature = signer_.sign_chunk(s.chunk_sha256.finish());
+      const auto size = static_cast<std::size_t>(std::min<std::uint64_t>(left, chunk_size_));
+      const std::size_t line_size = body_detail::signed_chunk_line_size(size);
+      if (room.size() >= line_size + size + body_detail::crlf.size()) {
+        // The framed chunk fits: data in place after the line, hashed there, then the line in front.
+        const sigv4::Signature signature = read_and_sign(room.subspan(line_size, size));
+        FixedText line(std::span(reinterpret_cast<char*>(room.data()), line_size));
+        body_detail::append_chunk_line(line, size, &signature);
+        if (line.view().size() != line_size) throw std::logic_error("s3up: signed chunk line size mismatch");
+        const auto* crlf = reinterpret_cast<const std::byte*>(body_detail::crlf.data());
+        std::copy_n(crlf, body_detail::crlf.size(), room.data() + line_size + size);
+        return line_size + size + body_detail::crlf.size();
+      }
+      std::span<std::byte> chunk(s.chunk.data(), size);
+      const sigv4::Signature signature = read_and_sign(chunk);
       FixedText line(s.chunk_line);
       body_detail::append_chunk_line(line, chunk.size(), &signature);
       s.chunk_position = 0;
       s.framing.start_chunk(line.view(), chunk.size());
-      return;
+      return 0;
     }
     if (decoded_length_ == 0) body_detail::expect_source_end(source_, decoded_length_);
     // The zero chunk is signed like the others, over the hash of no bytes.
@@ -94,6 +112,7 @@ std::size_t SignedChunkEncoder::fill(std::span<std::byte> dest) {
     }
     tail.append(body_detail::crlf);
     s.framing.start_tail(tail.view());
+    return 0;
   };
   auto data = [&](std::span<std::byte> to) {
     std::copy_n(s.chunk.data() + s.chunk_position, to.size(), to.data());

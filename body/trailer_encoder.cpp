@@ -45,7 +45,8 @@ TrailerEncoder::~TrailerEncoder() = default;
 
 std::size_t TrailerEncoder::fill(std::span<std::byte> dest) {
   State& s = *state_;
-  auto next_chunk = [&] {
+  // Payload goes straight into dest anyway (see payload below), so a chunk is never written whole here.
+  auto next_chunk = [&](std::span<std::byte>) -> std::size_t {
     std::uint64_t left = decoded_length_ - s.payload_read;
     if (left >= chunk_size_) {
       s.framing.start_chunk(s.full_chunk_line_text, chunk_size_);
@@ -65,6 +66,7 @@ std::size_t TrailerEncoder::fill(std::span<std::byte> dest) {
       tail.append(body_detail::crlf);
       s.framing.start_tail(tail.view());
     }
+    return 0;
   };
   // The payload goes straight into dest and is checksummed there. A short read returns less than asked: the
   // framing loop calls again, so that every chunk but the last is full.

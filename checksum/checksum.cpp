@@ -66,9 +66,11 @@ std::unique_ptr<Checksum> make_checksum(ChecksumAlgorithm algorithm) {
     case ChecksumAlgorithm::crc64nvme:
       return std::make_unique<Crc64Nvme>();
     case ChecksumAlgorithm::sha1:
+      return std::make_unique<Sha1>();
     case ChecksumAlgorithm::sha256:
+      return std::make_unique<Sha256>();
     case ChecksumAlgorithm::md5:
-      return std::make_unique<EvpDigest>(algorithm);
+      return std::make_unique<Md5>();
   }
   throw std::invalid_argument("make_checksum: unknown algorithm");
 }

@@ -175,7 +175,7 @@ int run_demo(const std::vector<std::string>& args) {
       row.problem = put.error().to_string();
     } else {
       row.location = std::string(to_string(put->checksum_location));
-      EvpDigest readback_sha256(ChecksumAlgorithm::sha256);
+      Sha256 readback_sha256;
       Result<GetObjectResult> get = client.get_object(
           "demo", "object", [&](std::span<const std::byte> piece) { readback_sha256.update(piece); });
       const std::string readback = readback_sha256.finish().base64();

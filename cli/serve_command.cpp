@@ -26,13 +26,15 @@ options:
   --data-dir DIR         store objects under DIR instead of in memory
   --reject-trailers      refuse aws-chunked checksum trailers, as Scaleway does
   --no-auto-buckets      a PUT to a missing bucket fails with NoSuchBucket
+  --max-object-size SIZE refuse larger bodies with EntityTooLarge (default 5GiB, S3's single-PUT limit)
 )";
 
 }  // namespace
 
 int run_serve(const std::vector<std::string>& args) {
-  Arguments arguments(args, {"listen", "cert-out", "access-key", "secret-key", "region", "data-dir"},
-                      {"tls", "reject-trailers", "no-auto-buckets", "help"});
+  Arguments arguments(
+      args, {"listen", "cert-out", "access-key", "secret-key", "region", "data-dir", "max-object-size"},
+      {"tls", "reject-trailers", "no-auto-buckets", "help"});
   if (arguments.flag("help")) {
     std::fputs(serve_usage, stdout);
     return exit_success;
@@ -57,6 +59,7 @@ int run_serve(const std::vector<std::string>& args) {
   options.data_dir = arguments.value("data-dir").value_or("");
   options.reject_trailers = arguments.flag("reject-trailers");
   options.auto_create_buckets = !arguments.flag("no-auto-buckets");
+  if (auto size = arguments.value("max-object-size")) options.max_object_size = parse_size(*size);
   if (!options.cert_out.empty() && !options.tls) throw UsageError("--cert-out needs --tls");
 
   // Block the stop signals before the server starts its threads, so that only sigwait below sees them.

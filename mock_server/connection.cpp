@@ -5,6 +5,7 @@
 #include <openssl/ssl.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -28,6 +29,26 @@ Connection::~Connection() {
   close();
 }
 
+void Connection::set_timeout(int timeout_ms) {
+  timeval timeout{timeout_ms / 1000, (timeout_ms % 1000) * 1000};
+  ::setsockopt(fd_.get(), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+  ::setsockopt(fd_.get(), SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
+}
+
+namespace {
+
+// After a failed socket call (errno) or TLS call (its SSL_get_error code): did the socket timeout expire?
+bool timeout_expired() {
+  return errno == EAGAIN || errno == EWOULDBLOCK;
+}
+
+bool tls_timeout_expired(int ssl_error) {
+  return ssl_error == SSL_ERROR_WANT_READ || ssl_error == SSL_ERROR_WANT_WRITE ||
+         (ssl_error == SSL_ERROR_SYSCALL && timeout_expired());
+}
+
+}  // namespace
+
 bool Connection::handshake() {
   if (interrupted_) return false;
   if (!ssl_) return !tls_ && static_cast<bool>(fd_);  // SSL_new failed: never fall back to plain text
@@ -44,6 +65,7 @@ std::size_t Connection::read_some(std::span<std::byte> out) {
     int want = static_cast<int>(std::min<std::size_t>(out.size(), 1 << 30));
     int n = SSL_read(ssl_.get(), out.data(), want);
     if (n <= 0) {
+      timed_out_ = tls_timeout_expired(SSL_get_error(ssl_.get(), n));
       ERR_clear_error();
       return 0;
     }
@@ -52,7 +74,9 @@ std::size_t Connection::read_some(std::span<std::byte> out) {
   for (;;) {
     ssize_t n = ::recv(fd_.get(), out.data(), out.size(), 0);
     if (n >= 0) return static_cast<std::size_t>(n);
-    if (errno != EINTR) return 0;
+    if (errno == EINTR) continue;
+    timed_out_ = timeout_expired();
+    return 0;
   }
 }
 
@@ -63,6 +87,7 @@ bool Connection::write_all(std::span<const std::byte> data) {
       int want = static_cast<int>(std::min<std::size_t>(data.size(), 1 << 30));
       int n = SSL_write(ssl_.get(), data.data(), want);
       if (n <= 0) {
+        timed_out_ = tls_timeout_expired(SSL_get_error(ssl_.get(), n));
         ERR_clear_error();
         return false;
       }
@@ -73,6 +98,7 @@ bool Connection::write_all(std::span<const std::byte> data) {
     ssize_t n = ::send(fd_.get(), data.data(), data.size(), MSG_NOSIGNAL);
     if (n < 0) {
       if (errno == EINTR) continue;
+      timed_out_ = timeout_expired();
       return false;
     }
     data = data.subspan(static_cast<std::size_t>(n));

@@ -25,8 +25,13 @@ class Connection {
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
 
+  // A read or write that makes no progress for this long fails, and timed_out() tells why.
+  void set_timeout(int timeout_ms);
+  bool timed_out() const { return timed_out_; }
+
   bool handshake();
-  // Blocks until some bytes arrive; 0 means the peer closed, the connection broke or it was interrupted.
+  // Blocks until some bytes arrive; 0 means the peer closed, the connection broke, timed out or was
+  // interrupted.
   std::size_t read_some(std::span<std::byte> out);
   bool write_all(std::span<const std::byte> data);
   bool write_all(std::string_view text) {
@@ -50,6 +55,7 @@ class Connection {
   bool tls_;
   std::unique_ptr<ssl_st, SslDeleter> ssl_;
   std::atomic<bool> interrupted_{false};
+  bool timed_out_ = false;
 };
 
 // A fixed read buffer over a Connection. Large body reads bypass it (see read()).

@@ -136,7 +136,7 @@ class DiskStore final : public ObjectStore {
   }
 
   std::unique_ptr<ObjectWriter> begin_put(const std::string& bucket, const std::string& key,
-                                          std::uint64_t /*size_hint*/) override {
+                                          std::optional<std::uint64_t> /*size*/) override {
     fs::path path = staging_ / (std::to_string(next_staging_++) + ".part");
     return std::make_unique<DiskWriter>(bucket, key, path);
   }

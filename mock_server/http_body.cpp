@@ -24,6 +24,7 @@ RequestBody::RequestBody(BufferedReader& reader, Framing framing, std::uint64_t 
 
 RequestBody::Result RequestBody::fail(Status status) {
   state_ = State::failed;
+  if (status == Status::truncated && reader_.connection().timed_out()) status = Status::timed_out;
   return {0, status};
 }
 

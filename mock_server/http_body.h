@@ -13,7 +13,7 @@ class BufferedReader;
 class RequestBody {
  public:
   enum class Framing { none, length, chunked };
-  enum class Status { ok, end, truncated, malformed };
+  enum class Status { ok, end, truncated, timed_out, malformed };
   struct Result {
     std::size_t size = 0;  // > 0 only with Status::ok
     Status status = Status::ok;
@@ -21,7 +21,8 @@ class RequestBody {
 
   RequestBody(BufferedReader& reader, Framing framing, std::uint64_t content_length, bool expect_continue);
 
-  // The next body bytes. truncated: the client closed before the end; malformed: broken HTTP chunked framing.
+  // The next body bytes. truncated: the client closed before the end; timed_out: it stopped sending;
+  // malformed: broken HTTP chunked framing.
   Result read(std::span<std::byte> out);
 
   // Every body byte was read: the connection can carry the next request.

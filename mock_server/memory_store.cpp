@@ -1,5 +1,5 @@
 // memory_store.cpp: the in-memory ObjectStore. Objects are immutable shared buffers, so a GET streams one
-// without holding the lock while a PUT of the same key replaces it.
+// without holding the lock while a PUT of the same key replaces it; freed buffers go back to a PagePool.
 #include <map>
 #include <mutex>
 #include <shared_mutex>
@@ -10,18 +10,30 @@ namespace s3up::mock {
 
 namespace {
 
+// What the pool may keep of freed object buffers: enough for repeated uploads of a 1 GiB object to reuse
+// their memory, little next to the machine.
+constexpr std::size_t page_pool_budget = std::size_t{2} << 30;
+
 class MemoryWriter final : public ObjectWriter {
  public:
-  MemoryWriter(std::string bucket, std::string key, std::uint64_t size_hint)
-      : bucket_(std::move(bucket)), key_(std::move(key)), buffer_(std::make_shared<ObjectBuffer>()) {
-    buffer_->reserve(static_cast<std::size_t>(size_hint));
+  MemoryWriter(std::string bucket, std::string key, std::optional<std::uint64_t> size,
+               std::shared_ptr<PagePool> pool)
+      : bucket_(std::move(bucket)),
+        key_(std::move(key)),
+        buffer_(std::make_shared<ObjectBuffer>(std::move(pool))),
+        fixed_(size.has_value()) {
+    if (size) buffer_->reserve_exact(static_cast<std::size_t>(*size));
   }
   std::span<std::byte> prepare(std::size_t want) override { return buffer_->prepare(want); }
   void commit(std::size_t n) override { buffer_->commit(n); }
+  std::span<const std::byte> fixed_buffer() const override {
+    return fixed_ ? buffer_->reserved() : std::span<const std::byte>();
+  }
 
   std::string bucket_;
   std::string key_;
   std::shared_ptr<ObjectBuffer> buffer_;
+  bool fixed_;
 };
 
 class MemoryStore final : public ObjectStore {
@@ -46,8 +58,8 @@ class MemoryStore final : public ObjectStore {
   }
 
   std::unique_ptr<ObjectWriter> begin_put(const std::string& bucket, const std::string& key,
-                                          std::uint64_t size_hint) override {
-    return std::make_unique<MemoryWriter>(bucket, key, size_hint);
+                                          std::optional<std::uint64_t> size) override {
+    return std::make_unique<MemoryWriter>(bucket, key, size, pool_);
   }
 
   bool commit_put(std::unique_ptr<ObjectWriter> writer, const StoredObject& meta) override {
@@ -101,6 +113,8 @@ class MemoryStore final : public ObjectStore {
     return o == b->second.end() ? nullptr : &o->second;
   }
 
+  // Shared with every buffer, so that none can outlive it.
+  std::shared_ptr<PagePool> pool_ = std::make_shared<PagePool>(page_pool_budget);
   mutable std::shared_mutex mutex_;
   std::map<std::string, Bucket> buckets_;
 };

@@ -16,21 +16,34 @@
 
 namespace s3up::mock {
 
-// A growable byte buffer that never zero-fills: the body is received straight into it. Large buffers are
-// pre-populated huge-page mappings (see page_memory.h).
+// A byte buffer that never zero-fills: the body is received straight into it. Large buffers are page
+// mappings from the store's PagePool (see page_memory.h), handed back to it when the object goes away.
 class ObjectBuffer {
  public:
-  void reserve(std::size_t capacity);
+  explicit ObjectBuffer(std::shared_ptr<PagePool> pool) : pool_(std::move(pool)) {}
+  ~ObjectBuffer();
+  ObjectBuffer(const ObjectBuffer&) = delete;
+  ObjectBuffer& operator=(const ObjectBuffer&) = delete;
+
+  // For an object of known size: allocates exactly that once, and the buffer never moves again (writing
+  // past it is a bug: std::length_error). Without it, prepare() grows the buffer geometrically.
+  void reserve_exact(std::size_t size);
   std::span<std::byte> prepare(std::size_t want);  // at least 1 and at most `want` writable bytes (want > 0)
   void commit(std::size_t n) { size_ += n; }
   std::span<const std::byte> bytes() const { return {data_, size_}; }
+  // The whole buffer, written or not: the announced size after reserve_exact().
+  std::span<const std::byte> reserved() const { return {data_, capacity_}; }
 
  private:
+  void reallocate(std::size_t capacity);
+
+  std::shared_ptr<PagePool> pool_;
   std::unique_ptr<std::byte[]> heap_;  // small buffers
   PageMemory pages_;                   // large buffers
   std::byte* data_ = nullptr;
   std::size_t size_ = 0;
   std::size_t capacity_ = 0;
+  bool exact_ = false;
 };
 
 class ObjectWriter {
@@ -39,6 +52,9 @@ class ObjectWriter {
   virtual std::span<std::byte> prepare(std::size_t want) = 0;
   virtual void commit(std::size_t n) = 0;
   void append(std::span<const std::byte> data);
+  // Where the object's bytes land, in order, when that is one buffer of the announced size that they stay
+  // in until the writer is gone (so another thread may read them behind the writer); empty otherwise.
+  virtual std::span<const std::byte> fixed_buffer() const { return {}; }
 };
 
 // What a GET sends: the bytes in memory, or an open file.
@@ -58,9 +74,10 @@ class ObjectStore {
   virtual bool create_bucket(const std::string& bucket) = 0;  // false if it already existed
   virtual DeleteBucketResult delete_bucket(const std::string& bucket) = 0;
 
-  // size_hint: the decoded length when known, so the final buffer is allocated once.
+  // size: the object's size when the request announced it (Content-Length, x-amz-decoded-content-length),
+  // so the final buffer is allocated once; the body is never longer.
   virtual std::unique_ptr<ObjectWriter> begin_put(const std::string& bucket, const std::string& key,
-                                                  std::uint64_t size_hint) = 0;
+                                                  std::optional<std::uint64_t> size) = 0;
   // Publishes the object (creating its bucket if needed). False on a storage failure (disk full...).
   virtual bool commit_put(std::unique_ptr<ObjectWriter> writer, const StoredObject& meta) = 0;
 

@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "aws_chunked_decoder.h"
+#include "etag_md5.h"
 #include "http_body.h"
 #include "http_request.h"
 #include "object_store.h"
@@ -20,24 +21,29 @@ namespace {
 
 constexpr std::size_t max_raw_read = 1 << 20;
 
-// Every digest of the decoded object, fed once per block while the block is still in cache.
+// S3 stores this checksum for an object uploaded without one (reference §5.3).
+constexpr ChecksumAlgorithm default_checksum = ChecksumAlgorithm::crc64nvme;
+
+// Every digest of the decoded object, fed once per block while the block is still in cache; the ETag's MD5
+// may instead trail on its own thread through the writer's fixed buffer (etag_md5.h).
 class ObjectDigests {
  public:
-  explicit ObjectDigests(const PutPlan& plan) {
-    if (plan.checksum.algorithm) checksum_ = make_checksum(*plan.checksum.algorithm);
-    if (plan.mode == PayloadMode::signed_payload)
-      payload_sha256_ = std::make_unique<EvpDigest>(ChecksumAlgorithm::sha256);
+  ObjectDigests(const PutPlan& plan, const ObjectWriter& writer)
+      : checksum_(make_checksum(plan.checksum.algorithm.value_or(default_checksum))),
+        md5_(writer.fixed_buffer()) {
+    if (plan.mode == PayloadMode::signed_payload) payload_sha256_ = std::make_unique<Sha256>();
   }
+  // data: the object's next bytes, already in the writer's buffer.
   void update(std::span<const std::byte> data) {
-    md5_.update(data);
-    if (checksum_) checksum_->update(data);
+    checksum_->update(data);
     if (payload_sha256_) payload_sha256_->update(data);
+    md5_.update(data);
     size_ += data.size();
   }
 
-  EvpDigest md5_{ChecksumAlgorithm::md5};
   std::unique_ptr<Checksum> checksum_;
-  std::unique_ptr<EvpDigest> payload_sha256_;
+  std::unique_ptr<Sha256> payload_sha256_;
+  EtagMd5 md5_;
   std::uint64_t size_ = 0;
 };
 
@@ -135,7 +141,7 @@ class PayloadSink final : public AwsChunkedSink {
   ObjectWriter& writer_;
   ObjectDigests& digests_;
   std::optional<sigv4::ChunkSigner> signer_;
-  EvpDigest chunk_sha256_{ChecksumAlgorithm::sha256};
+  Sha256 chunk_sha256_;
   std::array<char, 64> chunk_signature_{};
   std::uint64_t decoded_ = 0;
   std::optional<Digest> trailer_value_;
@@ -143,14 +149,18 @@ class PayloadSink final : public AwsChunkedSink {
   std::optional<std::string> trailer_signature_;
 };
 
-std::optional<S3Error> receive_raw(RequestBody& body, ObjectWriter& writer, ObjectDigests& digests) {
+std::optional<S3Error> receive_raw(const PutPlan& plan, RequestBody& body, ObjectWriter& writer,
+                                   ObjectDigests& digests) {
   while (!body.complete()) {
-    // Read straight into the object's final buffer; hash the block while it is hot in cache.
-    auto space = writer.prepare(max_raw_read);
+    // Read straight into the object's final buffer; hash the block while it is hot in cache. An HTTP chunked
+    // body announced no size: one byte past the limit is enough to refuse it.
+    std::uint64_t room = plan.max_size - std::min(digests.size_, plan.max_size);
+    auto space = writer.prepare(static_cast<std::size_t>(std::min<std::uint64_t>(max_raw_read, room + 1)));
     auto result = body.read(space);
+    if (result.size > room) return entity_too_large_error(digests.size_ + result.size, plan.max_size);
     if (result.size > 0) {
-      digests.update(space.first(result.size));
       writer.commit(result.size);
+      digests.update(space.first(result.size));
     } else if (result.status != RequestBody::Status::end) {
       return body_read_error(body, result.status);
     }
@@ -192,17 +202,16 @@ std::optional<S3Error> verify_digests(const PutPlan& plan, ObjectDigests& digest
       return error;
     }
   }
-  object.checksum.reset();
-  if (digests.checksum_) {
+  Digest computed = digests.checksum_->finish();
+  if (plan.checksum.algorithm) {
     const auto& sent = plan.checksum.header_value ? plan.checksum.header_value : trailer_value;
-    Digest computed = digests.checksum_->finish();
     if (!sent || !(computed == *sent)) {
       return s3_error(400, "BadDigest",
                       "The " + std::string(algorithm_name(*plan.checksum.algorithm)) +
                           " you specified did not match the calculated checksum.");
     }
-    object.checksum.emplace(std::string(header_name(*plan.checksum.algorithm)), computed.base64());
   }
+  object.checksum.emplace(std::string(header_name(digests.checksum_->algorithm())), computed.base64());
   Digest md5 = digests.md5_.finish();
   if (plan.checksum.content_md5 && !(md5 == *plan.checksum.content_md5)) {
     S3Error error =
@@ -225,6 +234,7 @@ std::optional<S3Error> verify_digests(const PutPlan& plan, ObjectDigests& digest
 }  // namespace
 
 S3Error body_read_error(const RequestBody& body, RequestBody::Status status) {
+  if (status == RequestBody::Status::timed_out) return request_timeout_error();
   if (status == RequestBody::Status::truncated && body.framing() == RequestBody::Framing::length) {
     return content_length_error(body.content_length(), body.received());
   }
@@ -234,11 +244,11 @@ S3Error body_read_error(const RequestBody& body, RequestBody::Status status) {
 std::optional<S3Error> receive_put_object(const PutPlan& plan, const VerifiedAuth& auth, RequestBody& body,
                                           ObjectWriter& writer, std::span<std::byte> scratch,
                                           StoredObject& object) {
-  ObjectDigests digests(plan);
+  ObjectDigests digests(plan, writer);
   std::optional<Digest> trailer_value;
   std::optional<S3Error> error =
       is_streaming(plan.mode) ? receive_aws_chunked(plan, auth, body, writer, scratch, digests, trailer_value)
-                              : receive_raw(body, writer, digests);
+                              : receive_raw(plan, body, writer, digests);
   if (error) return error;
   return verify_digests(plan, digests, trailer_value, object);
 }

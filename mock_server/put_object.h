@@ -21,7 +21,8 @@ std::optional<S3Error> receive_put_object(const PutPlan& plan, const VerifiedAut
                                           ObjectWriter& writer, std::span<std::byte> scratch,
                                           StoredObject& object);
 
-// The S3 error for a body that ended badly: short of Content-Length, or broken HTTP chunked framing.
+// The S3 error for a body that ended badly: short of Content-Length, cut off by a silent client, or broken
+// HTTP chunked framing.
 S3Error body_read_error(const RequestBody& body, RequestBody::Status status);
 
 }  // namespace s3up::mock

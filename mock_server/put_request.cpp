@@ -126,18 +126,14 @@ std::optional<S3Error> plan_put_object(const HttpRequest& request, const ServerO
         "value.");
   }
   plan.mode = *mode;
+  plan.max_size = options.max_object_size;
   // Scaleway-like services refuse every trailer, whatever it names, before looking at anything else.
   if (options.reject_trailers && request.find("x-amz-trailer")) return invalid_request(unsupported_trailer);
   if (plan.mode == PayloadMode::signed_payload) plan.payload_sha256 = to_lower(content_sha256);
   if (is_streaming(plan.mode)) {
     if (auto error = plan_streaming(request, plan)) return error;
-    if (plan.decoded_length > max_object_size) {
-      S3Error error =
-          s3_error(400, "EntityTooLarge", "Your proposed upload exceeds the maximum allowed size");
-      error.details.emplace_back("ProposedSize", std::to_string(plan.decoded_length));
-      error.details.emplace_back("MaxSizeAllowed", std::to_string(max_object_size));
-      return error;
-    }
+    if (plan.decoded_length > options.max_object_size)
+      return entity_too_large_error(plan.decoded_length, options.max_object_size);
   }
   if (auto error = plan_checksum(request, plan)) return error;
   plan.content_type = request.value("content-type").value_or("binary/octet-stream");

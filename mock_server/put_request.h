@@ -16,8 +16,6 @@ namespace s3up::mock {
 
 struct HttpRequest;
 
-inline constexpr std::uint64_t max_object_size = 5ULL * 1024 * 1024 * 1024;  // S3's single-PUT limit
-
 enum class PayloadMode {
   signed_payload,  // hex SHA-256 of the body
   unsigned_payload,
@@ -44,6 +42,7 @@ struct PutPlan {
   std::uint64_t decoded_length = 0;  // x-amz-decoded-content-length (streaming modes)
   ChecksumExpectation checksum;
   std::string content_type;
+  std::uint64_t max_size = 0;  // ServerOptions::max_object_size: an HTTP chunked raw body stops there
 };
 
 std::optional<S3Error> plan_put_object(const HttpRequest& request, const ServerOptions& options,

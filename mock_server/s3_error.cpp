@@ -97,6 +97,19 @@ S3Error malformed_trailer_error() {
                   "published schema.");
 }
 
+S3Error entity_too_large_error(std::uint64_t proposed, std::uint64_t max_allowed) {
+  S3Error error = s3_error(400, "EntityTooLarge", "Your proposed upload exceeds the maximum allowed size");
+  error.details.emplace_back("ProposedSize", std::to_string(proposed));
+  error.details.emplace_back("MaxSizeAllowed", std::to_string(max_allowed));
+  return error;
+}
+
+S3Error request_timeout_error() {
+  return s3_error(400, "RequestTimeout",
+                  "Your socket connection to the server was not read from or written to within the timeout "
+                  "period. Idle connections will be closed.");
+}
+
 S3Error internal_error(std::string_view why) {
   return s3_error(500, "InternalError", std::string("We encountered an internal error: ") + std::string(why));
 }

@@ -29,6 +29,8 @@ S3Error body_terminated_error();  // aws-chunked or HTTP chunked framing broken 
 S3Error content_length_error(std::uint64_t expected, std::uint64_t provided);
 S3Error decoded_length_error(std::uint64_t expected, std::uint64_t provided);
 S3Error malformed_trailer_error();
+S3Error entity_too_large_error(std::uint64_t proposed, std::uint64_t max_allowed);
+S3Error request_timeout_error();  // the client went silent mid-request
 S3Error internal_error(std::string_view why);
 
 }  // namespace s3up::mock

@@ -180,7 +180,15 @@ bool S3Handler::serve(const HttpRequest& request, BufferedReader& reader, std::s
                     {},
                     {}};
   std::tie(exchange.request_id, exchange.host_id) = ids_.next();
-  Reply reply = dispatch(exchange);
+  Reply reply;
+  try {
+    reply = dispatch(exchange);
+  } catch (const std::bad_alloc&) {
+    reply = internal_error("out of memory");
+  } catch (const std::exception& e) {
+    logger_.error("mock S3 server: {} {} failed: {}", request.method, request.raw_path, e.what());
+    reply = internal_error("see the server log");
+  }
   return send(exchange, reply);
 }
 
@@ -252,7 +260,7 @@ std::optional<S3Error> receive_small_body(const HttpRequest& request, RequestBod
     return s3_error(400, "InvalidArgument",
                     "x-amz-content-sha256 must be UNSIGNED-PAYLOAD or a valid sha256 value.");
   if (is_streaming(*mode)) return not_implemented("An aws-chunked body outside PutObject");
-  EvpDigest sha256(ChecksumAlgorithm::sha256);
+  Sha256 sha256;
   while (!body.complete()) {
     auto result = body.read(scratch);
     if (result.size > 0) {
@@ -327,21 +335,16 @@ S3Handler::Reply S3Handler::put_object(Exchange& exchange, const std::string& bu
   if (body.framing() == RequestBody::Framing::none) {
     return s3_error(411, "MissingContentLength", "You must provide the Content-Length HTTP header.");
   }
-  std::uint64_t size_hint = 0;
+  std::optional<std::uint64_t> size;  // as announced; plan_put_object checked a decoded length's limit
   if (is_streaming(plan.mode)) {
-    size_hint = plan.decoded_length;
+    size = plan.decoded_length;
   } else if (body.framing() == RequestBody::Framing::length) {
-    if (body.content_length() > max_object_size) {
-      S3Error error =
-          s3_error(400, "EntityTooLarge", "Your proposed upload exceeds the maximum allowed size");
-      error.details.emplace_back("ProposedSize", std::to_string(body.content_length()));
-      error.details.emplace_back("MaxSizeAllowed", std::to_string(max_object_size));
-      return error;
-    }
-    size_hint = body.content_length();
+    if (body.content_length() > options_.max_object_size)
+      return entity_too_large_error(body.content_length(), options_.max_object_size);
+    size = body.content_length();
   }
 
-  auto writer = store_.begin_put(bucket, key, size_hint);
+  auto writer = store_.begin_put(bucket, key, size);
   StoredObject object;
   if (auto error = receive_put_object(plan, exchange.auth, body, *writer, exchange.scratch, object))
     return *error;
@@ -455,6 +458,8 @@ void S3Handler::reject_head(HeadStatus status, BufferedReader& reader) {
   S3Error error = status == HeadStatus::too_large
                       ? s3_error(400, "RequestHeaderSectionTooLarge",
                                  "Your request header section exceeds the maximum allowed size.")
+                  : reader.connection().timed_out()
+                      ? request_timeout_error()
                       : s3_error(400, "BadRequest", "An error occurred when parsing the HTTP request.");
   ++counters_.rejected;
   counters_.record_error(error.code);

@@ -8,6 +8,7 @@
 #include <list>
 #include <mutex>
 #include <stdexcept>
+#include <system_error>
 #include <thread>
 
 #include "connection.h"
@@ -70,13 +71,22 @@ void Server::Impl::accept_loop() {
     }
     reap_finished();
     auto connection = std::make_shared<Connection>(std::move(client), tls ? tls->get() : nullptr);
+    if (options.idle_timeout_ms > 0) connection->set_timeout(options.idle_timeout_ms);
     auto finished = std::make_shared<std::atomic<bool>>(false);
     std::lock_guard lock(slots_mutex);
     if (stopping) break;
-    slots.push_back({connection, finished, std::thread([this, connection, finished] {
-                       serve(*connection);
-                       *finished = true;
-                     })});
+    std::thread thread;
+    try {
+      thread = std::thread([this, connection, finished] {
+        serve(*connection);
+        *finished = true;
+      });
+    } catch (const std::system_error& e) {
+      // Out of threads: this client finds its connection closed, the server goes on.
+      logger->error("mock S3 server: cannot start a connection thread: {}", e.what());
+      continue;
+    }
+    slots.push_back({connection, finished, std::move(thread)});
   }
 }
 

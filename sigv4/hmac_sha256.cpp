@@ -1,6 +1,6 @@
-// hmac_sha256.cpp: HMAC-SHA256 (RFC 2104) over one reusable SHA-256 context. The padded keys are computed
-// once, so mac() only resets and feeds the context: no C++ allocation per message (each reset costs one
-// block inside OpenSSL 3.0, see evp_digest.cpp).
+// hmac_sha256.cpp: HMAC-SHA256 (RFC 2104) with the key absorbed once. SHA-256 of (key ^ ipad) and of
+// (key ^ opad) start every inner and outer hash, so the constructor hashes those blocks once and mac()
+// resumes from copies of the two states: no re-keying, and no allocation per message.
 #include "s3up/sigv4.h"
 
 namespace s3up::sigv4 {
@@ -10,29 +10,32 @@ HmacSha256::HmacSha256(std::span<const std::byte> key) {
   std::array<std::byte, block_size> block{};
   if (key.size() > block_size) {
     // RFC 2104: keys longer than a block are hashed first.
-    sha256_.update(key);
-    const Digest hashed = sha256_.finish();
+    Sha256 key_hash;
+    key_hash.update(key);
+    const Digest hashed = key_hash.finish();
     std::copy(hashed.bytes().begin(), hashed.bytes().end(), block.begin());
   } else {
     std::copy(key.begin(), key.end(), block.begin());
   }
+  std::array<std::byte, block_size> inner_pad{};
+  std::array<std::byte, block_size> outer_pad{};
   for (std::size_t i = 0; i < block_size; ++i) {
-    inner_pad_[i] = block[i] ^ std::byte{0x36};
-    outer_pad_[i] = block[i] ^ std::byte{0x5c};
+    inner_pad[i] = block[i] ^ std::byte{0x36};
+    outer_pad[i] = block[i] ^ std::byte{0x5c};
   }
+  inner_.update(inner_pad);
+  outer_.update(outer_pad);
 }
 
 std::array<std::byte, 32> HmacSha256::mac(std::span<const std::byte> message) {
-  sha256_.reset();
-  sha256_.update(inner_pad_);
-  sha256_.update(message);
-  const Digest inner = sha256_.finish();
-  sha256_.reset();
-  sha256_.update(outer_pad_);
-  sha256_.update(inner.bytes());
-  const Digest outer = sha256_.finish();
+  Sha256 inner = inner_;  // a struct copy of the keyed state; inner_ stays keyed for the next message
+  inner.update(message);
+  const Digest inner_hash = inner.finish();
+  Sha256 outer = outer_;
+  outer.update(inner_hash.bytes());
+  const Digest outer_hash = outer.finish();
   std::array<std::byte, 32> out{};
-  std::copy(outer.bytes().begin(), outer.bytes().end(), out.begin());
+  std::copy(outer_hash.bytes().begin(), outer_hash.bytes().end(), out.begin());
   return out;
 }
 

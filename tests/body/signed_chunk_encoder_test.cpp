@@ -73,6 +73,40 @@ TEST_CASE("signed encoder: the 304-byte small signed-trailer body of reference 4
   CHECK(drain(encoder, 1) == expected);
 }
 
+TEST_CASE("signed encoder: chunks framed in place in a large dest give the published bytes (reference 4.3)") {
+  // The first framed chunk is "10000;chunk-signature=<64>\r\n" (88 bytes), 65536 data bytes and CRLF:
+  // 65626 bytes. A dest of that size or more takes it in place; one byte less, through the chunk buffer.
+  const std::string object(66560, 'a');
+  const std::string expected =
+      "10000;chunk-signature=ad80c730a21e5b8d04586a2213dd63b9a0e99e0e2307b0ade35a65485a288648\r\n" +
+      std::string(65536, 'a') +
+      "\r\n400;chunk-signature=0055627c9e194cb4542bae2aa5492e3c1575bbb81b612b7d234b86a503ef5497\r\n" +
+      std::string(1024, 'a') +
+      "\r\n0;chunk-signature=b6c6ea8a5354eaf15b3cb7646744f4275b71ea724fed81ceb9323e279d449df9\r\n\r\n";
+  for (std::size_t dest : {std::size_t{1024 * 1024}, std::size_t{65626}, std::size_t{65625}}) {
+    INFO("dest " << dest);
+    MemorySource source(object);
+    SignedChunkEncoder encoder(source, example_signer(seed_signed), nullptr, 65536);
+    CHECK(drain(encoder, dest) == expected);
+  }
+}
+
+TEST_CASE("signed encoder: in-place chunks with short reads, and a source ending early in place") {
+  const std::string object = body_test::pattern(3 * 8192 + 5, 12);
+  ScriptedSource source(object, object.size(), 777);
+  SignedChunkEncoder encoder(source, example_signer(seed_signed),
+                             s3up::make_checksum(ChecksumAlgorithm::crc64nvme), 8192);
+  CHECK(drain(encoder, 1024 * 1024) ==
+        body_test::reference_encode(object, 8192, ChecksumAlgorithm::crc64nvme, seed_signed));
+
+  ScriptedSource short_source(object, object.size() + 1);
+  SignedChunkEncoder short_encoder(short_source, example_signer(seed_signed), nullptr, 8192);
+  std::string message;
+  CHECK(body_test::error_kind([&] { drain(short_encoder, 1024 * 1024); }, &message) ==
+        BodyError::Kind::ended_early);
+  CHECK(message == "body ended after 24581 of 24582 bytes");
+}
+
 TEST_CASE("signed encoder: the reference encoder reproduces the published bodies (checks the checker)") {
   const std::string object(66560, 'a');
   CHECK(

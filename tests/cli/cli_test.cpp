@@ -194,6 +194,14 @@ TEST_CASE("s3up cp exit codes name the kind of failure") {
                               user_environment());
     CHECK(output.exit_code == 5);
   }
+  SECTION("a body over the server's --max-object-size is refused with EntityTooLarge, exit code 4") {
+    ServeProcess small({"--max-object-size", "1KiB"});
+    auto output = run_process(
+        {s3up_path, "cp", (dir / "object.bin").string(), "s3://bucket/key", "--endpoint-url", small.url()},
+        user_environment());
+    CHECK(output.exit_code == 4);
+    CHECK(output.err.find("EntityTooLarge") != std::string::npos);
+  }
   SECTION("a trailer forced on a server that refuses trailers is refused by the server, exit code 4") {
     ServeProcess strict({"--reject-trailers"});
     auto output = run_process({s3up_path, "cp", (dir / "object.bin").string(), "s3://bucket/key",

@@ -18,21 +18,6 @@ namespace sigv4 = s3up::sigv4;
 
 namespace {
 
-// Digests of pattern_bytes(100000), computed with Python: hashlib.md5/sha1/sha256, zlib.crc32, and a bitwise
-// reflected CRC32C (poly 0x82F63B78) / CRC64NVME (poly 0x9A6C9329AC4BC9B5) checked against "123456789".
-constexpr const char* pattern_md5_hex = "c751c4ebba60bb18afab02f4ced56b32";
-constexpr const char* pattern_md5_b64 = "x1HE67pguxivqwL0ztVrMg==";
-constexpr const char* pattern_crc32 = "aBc2/A==";
-constexpr const char* pattern_crc32c = "CKxK4Q==";
-constexpr const char* pattern_crc64nvme = "45u8TkPxNdg=";
-constexpr const char* pattern_sha1 = "2xDjQgfibHlZhSgFU3TwacVEFNc=";
-constexpr const char* pattern_sha256_b64 = "CNBCzOq4A00IyHDnB/Mxysn0IyEERAa8zNFWxyWCKas=";
-constexpr const char* pattern_sha256_hex = "08d042cceab8034d08c870e707f331cac9f42321044406bcccd156c7258229ab";
-
-std::string as_string(const std::vector<std::byte>& bytes) {
-  return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-}
-
 HttpResponse get_object(const Server& server, const std::string& path, bool head_request = false) {
   RequestSpec spec;
   spec.method = head_request ? "HEAD" : "GET";
@@ -262,4 +247,44 @@ TEST_CASE("CreateBucket, HeadBucket and DeleteObject") {
   CHECK(send_request(server, build_request(del, server.port()).head(0), "").status == 204);
   CHECK(server.object_count() == 0);
   CHECK_FALSE(server.object("newbucket", "k"));
+}
+
+TEST_CASE("a PUT without a checksum gets the CRC64NVME S3 stores by default, echoed and kept") {
+  Server server;
+  const std::string data = pattern_bytes(100000);
+  auto streaming = GENERATE(false, true);
+  RequestSpec spec = streaming
+                         ? streaming_spec("/bucket/plain", sigv4::streaming_signed_payload, data.size(), "")
+                         : RequestSpec{};
+  spec.path = "/bucket/plain";
+  spec.headers.push_back({"content-md5", pattern_md5_b64});  // an MD5 is not a checksum: still the default
+  auto built = build_request(spec, server.port());
+  std::string body = streaming ? aws_chunked_body(built, spec.payload_hash, data, 65536, "") : data;
+
+  auto put = send_request(server, built.head(body.size()), body);
+  INFO(put.body);
+  REQUIRE(put.status == 200);
+  CHECK(put.header("x-amz-checksum-crc64nvme") == pattern_crc64nvme);
+  CHECK(put.header("x-amz-checksum-type") == "FULL_OBJECT");
+  auto stored = server.object("bucket", "plain");
+  REQUIRE(stored);
+  CHECK(stored->checksum ==
+        std::pair<std::string, std::string>("x-amz-checksum-crc64nvme", pattern_crc64nvme));
+  CHECK(get_object(server, "/bucket/plain").header("x-amz-checksum-crc64nvme") == pattern_crc64nvme);
+}
+
+TEST_CASE("an object re-uploaded over itself (recycled memory) reads back as the new bytes") {
+  // 3 MiB objects live in page mappings; the second and third PUT reuse the mapping the previous one freed.
+  Server server;
+  for (int round = 0; round < 3; ++round) {
+    INFO(round);
+    std::string data = pattern_bytes(3 << 20);
+    data[static_cast<std::size_t>(round) * 1000] = static_cast<char>('x' + round);  // each round differs
+    RequestSpec spec;
+    spec.path = "/bucket/again";
+    auto put = send_request(server, build_request(spec, server.port()).head(data.size()), data);
+    REQUIRE(put.status == 200);
+    CHECK(as_string(*server.object_data("bucket", "again")) == data);
+    CHECK(get_object(server, "/bucket/again").body == data);
+  }
 }

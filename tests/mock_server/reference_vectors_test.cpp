@@ -23,10 +23,6 @@ const std::string as(std::size_t n) {
   return std::string(n, 'a');
 }
 
-std::string as_string(const std::vector<std::byte>& bytes) {
-  return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-}
-
 // §4.3 / §4.4: the 66560 bytes of 'a' as chunks of 65536, 1024 and 0, with the given chunk signatures.
 std::string example_chunks(const char* sig1, const char* sig2, const char* sig0) {
   return std::string("10000;chunk-signature=") + sig1 + "\r\n" + as(65536) + "\r\n" +

@@ -14,9 +14,6 @@ namespace sigv4 = s3up::sigv4;
 
 namespace {
 
-// pattern_bytes(100000) digests computed with Python (see put_get_test.cpp).
-constexpr const char* pattern_crc32 = "aBc2/A==";
-constexpr const char* pattern_sha256_hex = "08d042cceab8034d08c870e707f331cac9f42321044406bcccd156c7258229ab";
 constexpr const char* hello_crc32 =
     "DUoRhQ==";  // CRC32("hello world"), reference §5.2: a valid but wrong value
 constexpr const char* empty_md5_b64 = "1B2M2Y8AsgTpgAmY7PhCfg==";  // reference §5.2
@@ -336,4 +333,80 @@ TEST_CASE("after an error with the body unread the server answers and closes the
   CHECK(response->status == 403);
   CHECK(response->header("Connection") == "close");
   CHECK(connection.server_closed(10000));
+}
+
+TEST_CASE("a body over max_object_size is EntityTooLarge, whatever announces its size") {
+  ServerOptions options;
+  options.max_object_size = data().size() - 1;
+  Server server(options);
+  RequestSpec spec;
+  spec.path = "/bucket/key";
+  SECTION("Content-Length: refused before the body is read") {
+    RawHttpConnection connection(server.port());
+    connection.send(build_request(spec, server.port()).head(data().size()) + data());
+    auto response = connection.read_response();
+    REQUIRE(response);
+    expect_rejected(server, *response, 400, "EntityTooLarge");
+    CHECK(response->element("ProposedSize") == "100000");
+    CHECK(response->element("MaxSizeAllowed") == "99999");
+    CHECK(response->header("Connection") == "close");
+    CHECK(connection.server_closed(10000));
+  }
+  SECTION("x-amz-decoded-content-length") {
+    auto response = put_streaming(server, sigv4::streaming_unsigned_payload_trailer, "x-amz-checksum-crc32",
+                                  std::string("x-amz-checksum-crc32:") + pattern_crc32);
+    expect_rejected(server, response, 400, "EntityTooLarge");
+  }
+  SECTION("an HTTP chunked raw body, which announces no size") {
+    spec.chunked_transfer = true;
+    auto response =
+        send_request(server, build_request(spec, server.port()).head(0), http_chunked(data(), 30000));
+    expect_rejected(server, response, 400, "EntityTooLarge");
+  }
+}
+
+TEST_CASE("a body of exactly max_object_size is stored") {
+  ServerOptions options;
+  options.max_object_size = data().size();
+  Server server(options);
+  RequestSpec spec;
+  spec.path = "/bucket/key";
+  spec.chunked_transfer = GENERATE(false, true);
+  std::string body = spec.chunked_transfer ? http_chunked(data(), 30000) : data();
+  auto response = send_request(server, build_request(spec, server.port()).head(body.size()), body);
+  INFO(response.body);
+  CHECK(response.status == 200);
+  CHECK(server.object_count() == 1);
+}
+
+TEST_CASE("a client that goes silent gets RequestTimeout, and an idle connection is closed") {
+  ServerOptions options;
+  options.idle_timeout_ms = 500;
+  Server server(options);
+  RequestSpec spec;
+  spec.path = "/bucket/key";
+  RawHttpConnection connection(server.port());
+  SECTION("mid-body") {
+    // Content-Length promises the whole object; a tenth of it comes, then nothing (the socket stays open).
+    connection.send(build_request(spec, server.port()).head(data().size()) + data().substr(0, 10000));
+    auto response = connection.read_response();
+    REQUIRE(response);
+    expect_rejected(server, *response, 400, "RequestTimeout");
+    CHECK(response->header("Connection") == "close");
+  }
+  SECTION("mid-head") {
+    connection.send("PUT /bucket/key HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+    auto response = connection.read_response();
+    REQUIRE(response);
+    expect_rejected(server, *response, 400, "RequestTimeout");
+  }
+  SECTION("between requests, silently") {
+    connection.send(build_request(spec, server.port()).head(3) + "abc");
+    auto response = connection.read_response();
+    REQUIRE(response);
+    CHECK(response->status == 200);
+    CHECK_FALSE(response->header("Connection"));
+    CHECK(connection.server_closed(10000));
+    CHECK(server.stats().rejected == 0);
+  }
 }

@@ -25,6 +25,23 @@ inline std::string pattern_bytes(std::size_t n) {
   return out;
 }
 
+// Digests of pattern_bytes(100000), computed with Python: hashlib.md5/sha1/sha256, zlib.crc32, and a bitwise
+// reflected CRC32C (poly 0x82F63B78) / CRC64NVME (poly 0x9A6C9329AC4BC9B5) checked against "123456789".
+inline constexpr const char* pattern_md5_hex = "c751c4ebba60bb18afab02f4ced56b32";
+inline constexpr const char* pattern_md5_b64 = "x1HE67pguxivqwL0ztVrMg==";
+inline constexpr const char* pattern_crc32 = "aBc2/A==";
+inline constexpr const char* pattern_crc32c = "CKxK4Q==";
+inline constexpr const char* pattern_crc64nvme = "45u8TkPxNdg=";
+inline constexpr const char* pattern_sha1 = "2xDjQgfibHlZhSgFU3TwacVEFNc=";
+inline constexpr const char* pattern_sha256_b64 = "CNBCzOq4A00IyHDnB/Mxysn0IyEERAa8zNFWxyWCKas=";
+inline constexpr const char* pattern_sha256_hex =
+    "08d042cceab8034d08c870e707f331cac9f42321044406bcccd156c7258229ab";
+
+// Stored bytes (Server::object_data) as text, to compare with the string that was sent.
+inline std::string as_string(const std::vector<std::byte>& bytes) {
+  return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+}
+
 struct RequestSpec {
   std::string method = "PUT";
   std::string path;  // raw (decoded) path, e.g. "/bucket/my key"

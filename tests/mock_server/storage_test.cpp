@@ -35,10 +35,6 @@ struct TempTree {
   fs::path data_dir() const { return root / "outside" / "data"; }
 };
 
-std::string as_string(const std::vector<std::byte>& bytes) {
-  return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-}
-
 HttpResponse put(const Server& server, const std::string& path, const std::string& body) {
   RequestSpec spec;
   spec.path = path;

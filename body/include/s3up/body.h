@@ -3,10 +3,9 @@
 //
 // Memory model: encoders write into the caller's buffer (curl's upload buffer). TrailerEncoder and
 // RawBodyEncoder read the source straight into that buffer and checksum the bytes there; SignedChunkEncoder
-// needs a whole chunk to sign it first and so reuses one chunk buffer; HeaderChecksumPreread reuses one
-// buffer. Nothing allocates after construction, whatever the object size, except inside OpenSSL 3.0: on the
-// signed path each chunk's SHA-256 and HMACs re-create three small digest contexts, each freed as the next
-// is made (see EvpDigest). Framing rules: ../shared/s3-wire-protocol.md §2.
+// needs a whole chunk to sign it first: it reads it into that buffer too when the whole framed chunk fits,
+// and otherwise into one reused chunk buffer; HeaderChecksumPreread reuses one buffer. Nothing allocates
+// after construction, whatever the object size. Framing rules: ../shared/s3-wire-protocol.md §2.
 #pragma once
 
 #include <cstddef>
@@ -213,8 +212,8 @@ class TrailerEncoder final : public BodyEncoder {
 };
 
 // STREAMING-AWS4-HMAC-SHA256-PAYLOAD (no trailer) and STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER (with one).
-// A chunk's signature covers its SHA-256, so each chunk is read into one reused buffer, hashed and signed
-// before its header is written.
+// A chunk's signature covers its SHA-256, so each chunk is read whole and hashed and signed before its
+// header is written: in place in the caller's buffer when the framed chunk fits, else in a reused buffer.
 class SignedChunkEncoder final : public BodyEncoder {
  public:
   SignedChunkEncoder(BodySource& source, sigv4::ChunkSigner signer,

@@ -3,9 +3,9 @@
 // base64 of the digest bytes (CRCs as big-endian integers) and lowercase hex.
 //
 // No allocation after construction: update() works in place, finish() returns a fixed-size Digest, and the
-// OpenSSL contexts are reused across reset(). (One exception inside OpenSSL 3.0: each reset() of an
-// EvpDigest frees and re-creates a small provider context.) CRC kernels sit behind plain functions so that
-// a hardware implementation can replace the portable one without touching callers.
+// SHA1/SHA256/MD5 states live inside their objects (no OpenSSL context to re-create on reset()). CRC kernels
+// sit behind plain functions so that a hardware implementation can replace the portable one without
+// touching callers.
 #pragma once
 
 #include <algorithm>
@@ -116,27 +116,48 @@ class Crc64Nvme final : public Checksum {
   std::uint64_t value_ = 0;
 };
 
-// SHA1, SHA256 and MD5 through OpenSSL EVP. The EVP_MD_CTX is created once and reused by reset(); update()
-// never allocates, reset() costs one malloc and free inside OpenSSL 3.0 (see evp_digest.cpp).
-class EvpDigest final : public Checksum {
+// SHA1, SHA256 and MD5 through OpenSSL's low-level hash functions: the same assembly as EVP (SHA-NI where
+// the CPU has it) but over a state held inside the object, so nothing allocates, not even reset(). The
+// state is the OpenSSL *_CTX struct itself (size checked against OpenSSL's at compile time, see
+// message_digests.cpp); copying an object copies the running hash, which is how HmacSha256 keeps its
+// pre-keyed inner and outer hashes.
+class Sha1 final : public Checksum {
  public:
-  explicit EvpDigest(ChecksumAlgorithm algorithm);  // sha1, sha256 or md5
-  ~EvpDigest() override;
-  EvpDigest(const EvpDigest&) = delete;
-  EvpDigest& operator=(const EvpDigest&) = delete;
-  EvpDigest(EvpDigest&&) noexcept;  // so owners (HmacSha256, ChunkSigner) can move; the source is left empty
-  EvpDigest& operator=(EvpDigest&&) noexcept;
-
-  ChecksumAlgorithm algorithm() const override { return algorithm_; }
+  Sha1();
+  ChecksumAlgorithm algorithm() const override { return ChecksumAlgorithm::sha1; }
   void update(std::span<const std::byte> data) override;
   Digest finish() override;
   void reset() override;
   using Checksum::update;
 
  private:
-  ChecksumAlgorithm algorithm_;
-  struct EvpContext;
-  std::unique_ptr<EvpContext> context_;
+  alignas(8) std::array<std::byte, 96> state_{};  // OpenSSL's SHA_CTX
+};
+
+class Sha256 final : public Checksum {
+ public:
+  Sha256();
+  ChecksumAlgorithm algorithm() const override { return ChecksumAlgorithm::sha256; }
+  void update(std::span<const std::byte> data) override;
+  Digest finish() override;
+  void reset() override;
+  using Checksum::update;
+
+ private:
+  alignas(8) std::array<std::byte, 112> state_{};  // OpenSSL's SHA256_CTX
+};
+
+class Md5 final : public Checksum {
+ public:
+  Md5();
+  ChecksumAlgorithm algorithm() const override { return ChecksumAlgorithm::md5; }
+  void update(std::span<const std::byte> data) override;
+  Digest finish() override;
+  void reset() override;
+  using Checksum::update;
+
+ private:
+  alignas(8) std::array<std::byte, 92> state_{};  // OpenSSL's MD5_CTX
 };
 
 // Names. algorithm_name: "CRC32", "CRC32C", "CRC64NVME", "SHA1", "SHA256", "MD5"

@@ -42,11 +42,11 @@ struct Error {
   };
 
   Kind kind = Kind::invalid_argument;
-  long http_status = 0;    // 0 when no HTTP answer arrived
-  std::string code;        // S3 error code (e.g. BadDigest), or the curl error name for network failures
-  std::string message;     // S3's message, or ours
-  std::string request_id;  // x-amz-request-id or <RequestId>
-  std::string host_id;     // x-amz-id-2 or <HostId>
+  long http_status = 0;      // 0 when no HTTP answer arrived
+  std::string code{};        // S3 error code (e.g. BadDigest), or the curl error name for network failures
+  std::string message{};     // S3's message, or ours
+  std::string request_id{};  // x-amz-request-id or <RequestId>
+  std::string host_id{};     // x-amz-id-2 or <HostId>
 
   // One line for people: "service error 400 BadDigest: The CRC32 you specified ... (request id 1234)".
   std::string to_string() const;
@@ -75,10 +75,10 @@ class Result {
 
 // The fields of an S3 XML <Error> body; empty strings for missing elements.
 struct S3ErrorBody {
-  std::string code;
-  std::string message;
-  std::string request_id;
-  std::string host_id;
+  std::string code{};
+  std::string message{};
+  std::string request_id{};
+  std::string host_id{};
 };
 // nullopt when the text is not an <Error> document.
 std::optional<S3ErrorBody> parse_s3_error(std::string_view xml);
@@ -89,21 +89,23 @@ enum class Addressing {
   virtual_hosted,  // https://bucket.host/key
 };
 
+// Every member of the option structs has an initializer, so designated initializers such as
+// {.endpoint_url = ..., .region = ...} compile warning-free under -Wextra.
 struct ClientConfig {
   // "https://s3.eu-west-1.amazonaws.com", "http://127.0.0.1:9000". Empty: AWS_ENDPOINT_URL_S3, then
   // AWS_ENDPOINT_URL, then the AWS endpoint of the region.
-  std::string endpoint_url;
+  std::string endpoint_url{};
   // Empty: AWS_REGION, then AWS_DEFAULT_REGION, then us-east-1.
-  std::string region;
+  std::string region{};
   // nullopt: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN.
-  std::optional<sigv4::Credentials> credentials;
+  std::optional<sigv4::Credentials> credentials{};
   Addressing addressing = Addressing::automatic;
 
   // Checksums. nullopt algorithm: CRC32 under when_supported, none under when_required.
-  std::optional<ChecksumAlgorithm> checksum_algorithm;
+  std::optional<ChecksumAlgorithm> checksum_algorithm{};
   ChecksumLocation checksum_location = ChecksumLocation::automatic;
   // nullopt: AWS_REQUEST_CHECKSUM_CALCULATION, else when_supported.
-  std::optional<ChecksumCalculation> checksum_calculation;
+  std::optional<ChecksumCalculation> checksum_calculation{};
   // Custom endpoints are assumed to refuse aws-chunked trailers (as Scaleway and B2 do); set this when the
   // endpoint is known to accept them so that automatic picks the trailer over HTTPS.
   bool endpoint_accepts_trailers = false;
@@ -112,7 +114,7 @@ struct ClientConfig {
   // TLS. Verification is on unless turned off here. ca_bundle (a PEM file) is then the only trust store, as
   // with the AWS CLI's --ca-bundle; empty: AWS_CA_BUNDLE, else curl's default.
   bool verify_tls = true;
-  std::string ca_bundle;
+  std::string ca_bundle{};
 
   std::chrono::milliseconds connect_timeout{10'000};
   std::chrono::milliseconds request_timeout{0};  // 0: no overall limit
@@ -122,38 +124,38 @@ struct ClientConfig {
 
   // Logs requests at debug and the canonical request at trace; never a secret or a signature.
   // nullptr: spdlog's default logger.
-  std::shared_ptr<spdlog::logger> logger;
+  std::shared_ptr<spdlog::logger> logger{};
 };
 
 struct PutObjectOptions {
   // Per-call overrides of the ClientConfig values.
-  std::optional<ChecksumAlgorithm> checksum_algorithm;
-  std::optional<ChecksumLocation> checksum_location;
+  std::optional<ChecksumAlgorithm> checksum_algorithm{};
+  std::optional<ChecksumLocation> checksum_location{};
   // Sign the payload: hex SHA-256 in header mode, STREAMING-AWS4-HMAC-SHA256-PAYLOAD[-TRAILER] when streamed.
   bool signed_payload = false;
   // Also send Content-MD5 (needs a pre-read, so a rewindable source).
   bool content_md5 = false;
-  std::string content_type;
+  std::string content_type{};
 };
 
 struct PutObjectResult {
   long http_status = 0;
-  std::string etag;
-  std::string request_id;
+  std::string etag{};
+  std::string request_id{};
   std::uint64_t bytes = 0;  // object bytes sent (decoded length)
-  std::optional<ChecksumAlgorithm> checksum_algorithm;
+  std::optional<ChecksumAlgorithm> checksum_algorithm{};
   ChecksumLocation checksum_location = ChecksumLocation::none;  // where the checksum travelled
-  std::string payload_mode;       // the x-amz-content-sha256 value: a hex hash, UNSIGNED-PAYLOAD or a literal
-  std::string checksum_sent;      // base64, as sent in the header or trailer
-  std::string checksum_returned;  // base64, as the server echoed it (empty if it did not)
+  std::string payload_mode{};   // the x-amz-content-sha256 value: a hex hash, UNSIGNED-PAYLOAD or a literal
+  std::string checksum_sent{};  // base64, as sent in the header or trailer
+  std::string checksum_returned{};  // base64, as the server echoed it (empty if it did not)
 };
 
 struct GetObjectResult {
   long http_status = 0;
-  std::string etag;
-  std::string request_id;
+  std::string etag{};
+  std::string request_id{};
   std::uint64_t bytes = 0;
-  std::vector<std::pair<std::string, std::string>> checksums;  // x-amz-checksum-* response headers
+  std::vector<std::pair<std::string, std::string>> checksums{};  // x-amz-checksum-* response headers
 };
 
 class Client {

@@ -25,19 +25,26 @@ namespace s3up::mock {
 inline constexpr const char* default_access_key = "AKIAIOSFODNN7EXAMPLE";
 inline constexpr const char* default_secret_key = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
 
+// Every member has an initializer: designated initializers compile warning-free under -Wextra.
 struct ServerOptions {
   std::string listen_host = "127.0.0.1";
   std::uint16_t port = 0;  // 0: the kernel picks one; see Server::port()
   bool tls = false;        // HTTPS with a self-signed certificate for 127.0.0.1 and localhost, made at start
-  std::string cert_out;    // if set, the certificate (PEM) is written there so clients can trust it
+  std::string cert_out{};  // if set, the certificate (PEM) is written there so clients can trust it
   std::string access_key = default_access_key;
   std::string secret_key = default_secret_key;
   std::string region = "us-east-1";
-  std::string data_dir;                    // empty: objects live in memory
-  bool auto_create_buckets = true;         // a PUT of an object creates its bucket
-  bool reject_trailers = false;            // refuse aws-chunked trailers, as Scaleway does
-  bool check_clock_skew = true;            // false: accept any x-amz-date (replaying fixed-date test vectors)
-  std::shared_ptr<spdlog::logger> logger;  // nullptr: spdlog's default logger
+  std::string data_dir{};           // empty: objects live in memory
+  bool auto_create_buckets = true;  // a PUT of an object creates its bucket
+  bool reject_trailers = false;     // refuse aws-chunked trailers, as Scaleway does
+  bool check_clock_skew = true;     // false: accept any x-amz-date (replaying fixed-date test vectors)
+  // A PutObject body larger than this is refused with EntityTooLarge (S3's single-PUT limit). An upload
+  // to the memory store holds its whole size in memory: lower this to bound what one request can take.
+  std::uint64_t max_object_size = 5ULL << 30;
+  // A client that stops sending mid-request for this long gets RequestTimeout; one that stops reading a
+  // response is cut off; an idle keep-alive connection is closed (S3 does all three). 0: wait forever.
+  int idle_timeout_ms = 20000;
+  std::shared_ptr<spdlog::logger> logger{};  // nullptr: spdlog's default logger
 };
 
 struct StoredObject {

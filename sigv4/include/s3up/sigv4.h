@@ -117,8 +117,8 @@ struct SignedRequest {
 SignedRequest sign_request(const RequestToSign& request, const Credentials& credentials,
                            const CredentialScope& scope, std::string_view amz_date);
 
-// HMAC-SHA256 with a reusable SHA-256 context: no C++ allocation per call; OpenSSL 3.0 allocates and frees
-// one block per hash (two per mac(), see EvpDigest).
+// HMAC-SHA256 that keys once: the constructor absorbs the padded key into an inner and an outer SHA-256
+// state, and mac() copies those states (plain structs) and finishes them. No allocation after construction.
 class HmacSha256 {
  public:
   explicit HmacSha256(std::span<const std::byte> key);
@@ -128,15 +128,13 @@ class HmacSha256 {
   }
 
  private:
-  std::array<std::byte, 64> inner_pad_{};
-  std::array<std::byte, 64> outer_pad_{};
-  EvpDigest sha256_{ChecksumAlgorithm::sha256};
+  Sha256 inner_;  // has absorbed key ^ ipad
+  Sha256 outer_;  // has absorbed key ^ opad
 };
 
 // The signature chain of an aws-chunked body (reference §3.3–3.4). Each chunk signature covers the previous
 // signature, so chunks must be signed in order, ending with the zero-length chunk and then, in trailer mode,
-// the trailer. Allocates only in the constructor, apart from OpenSSL 3.0's block per hash (EvpDigest);
-// restart() rewinds the chain to the seed for a retry.
+// the trailer. Allocates only in the constructor; restart() rewinds the chain to the seed for a retry.
 class ChunkSigner {
  public:
   ChunkSigner(const SigningKey& key, std::string_view amz_date, const CredentialScope& scope,
@@ -159,7 +157,7 @@ class ChunkSigner {
   std::string string_to_sign_;  // reused buffer, reserved once
   std::string amz_date_;
   std::string scope_;
-  EvpDigest trailer_sha256_{ChecksumAlgorithm::sha256};
+  Sha256 trailer_sha256_;
 };
 
 // "x-amz-date" form of a UNIX time: YYYYMMDDTHHMMSSZ (UTC).
