@@ -17,8 +17,8 @@
 #include <string_view>
 #include <vector>
 
+#include "allocation_counter.h"
 #include "bench_support.h"
-#include "counting_malloc.h"
 #include "reference_encoding.h"
 #include "s3up/body.h"
 #include "s3up/checksum.h"
@@ -27,11 +27,11 @@
 namespace {
 
 using s3up::ChecksumAlgorithm;
-using s3up::bench::AllocationCounts;
 using s3up::bench::Framing;
 using s3up::bench::gib;
 using s3up::bench::kib;
 using s3up::bench::mib;
+using s3up::test::AllocationCounts;
 using Clock = std::chrono::steady_clock;
 
 enum class Kind { raw, trailer, signed_chunks, signed_trailer, preread_raw };
@@ -127,8 +127,8 @@ struct OpResult {
 // the pre-read) are timed and counted; hashing the output happens between fills, outside both.
 OpResult run_op(const Case& spec, std::span<const std::byte> payload, std::span<std::byte> dest,
                 s3up::bench::StreamHash& hash) {
-  using s3up::bench::allocation_counts;
-  using s3up::bench::set_allocation_counting;
+  using s3up::test::allocation_counts;
+  using s3up::test::set_allocation_counting;
   OpResult result;
   s3up::MemorySource source(payload);
   std::unique_ptr<s3up::BodyEncoder> encoder;
@@ -257,7 +257,7 @@ struct WholeEncode {
 AllocationCounts whole_encode_allocations(const Case& spec, std::span<const std::byte> payload) {
   std::vector<std::byte> dest(spec.dest);
   s3up::MemorySource source(payload);
-  s3up::bench::CountingScope counting;
+  s3up::test::CountingScope counting;
   if (spec.kind == Kind::preread_raw) {
     s3up::HeaderChecksumPreread preread;
     preread.run(source, spec.algorithm, false, false);

@@ -24,8 +24,8 @@
 #include <string_view>
 #include <vector>
 
+#include "allocation_counter.h"
 #include "bench_support.h"
-#include "counting_malloc.h"
 #include "raw_curl_put.h"
 #include "s3up/body.h"
 #include "s3up/client.h"
@@ -87,21 +87,21 @@ void delete_object(const std::string& url, const std::string& ca_bundle, const s
 
 int child_main(const std::map<std::string, std::string>& args) {
   // Counting from the start of main: the process's whole allocation count, not only put_object's.
-  s3up::bench::set_allocation_counting(true);
+  s3up::test::set_allocation_counting(true);
   const std::string url = args.at("url");
   const std::string file = args.at("file");
   const std::string key = args.at("key");
   const s3up::ChecksumLocation location = *s3up::parse_checksum_location(args.at("location"));
   const auto start = Clock::now();
-  s3up::bench::AllocationCounts in_put;
+  s3up::test::AllocationCounts in_put;
   {
-    const s3up::bench::AllocationCounts before = s3up::bench::allocation_counts();
+    const s3up::test::AllocationCounts before = s3up::test::allocation_counts();
     s3up_put(url, location, "", file, key);
-    in_put = s3up::bench::allocation_counts() - before;
+    in_put = s3up::test::allocation_counts() - before;
   }
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  const s3up::bench::AllocationCounts total = s3up::bench::allocation_counts();
-  s3up::bench::set_allocation_counting(false);
+  const s3up::test::AllocationCounts total = s3up::test::allocation_counts();
+  s3up::test::set_allocation_counting(false);
   const std::uint64_t hwm = s3up::bench::proc_status_kib("VmHWM");
   delete_object(url, "", key);
   std::printf(

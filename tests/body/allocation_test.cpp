@@ -1,6 +1,6 @@
 // allocation_test.cpp: the streaming paths allocate nothing per call and nothing that grows with the
 // object: fill() on the trailer, signed and raw encoders, and the header pre-read, counted by
-// tests/support/allocation_counter.h, which sees OpenSSL's mallocs as well as C++ allocations.
+// testing/allocation_counter.h, which sees OpenSSL's mallocs as well as C++ allocations.
 #include <openssl/evp.h>
 
 #include <catch2/catch.hpp>

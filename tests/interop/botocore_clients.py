@@ -19,7 +19,7 @@ import sys
 import tempfile
 import zlib
 
-SKIP = 77
+from report import check, finish, skip
 ACCESS_KEY = "AKIAIOSFODNN7EXAMPLE"
 SECRET_KEY = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
 
@@ -28,16 +28,8 @@ try:
     import botocore.config
     import botocore.exceptions
 except ImportError as error:
-    print(f"SKIPPED: boto3 is not installed for {sys.executable}: {error}")
-    sys.exit(SKIP)
+    skip(f"boto3 is not installed for {sys.executable}: {error}")
 
-failures = []
-
-
-def check(condition, what):
-    print(("ok    " if condition else "FAIL  ") + what)
-    if not condition:
-        failures.append(what)
 
 
 class Serve:
@@ -151,9 +143,7 @@ def main():
         finally:
             check(http.stop() == 0, "s3up serve (HTTP) stops cleanly on SIGTERM")
             check(https.stop() == 0, "s3up serve (HTTPS) stops cleanly on SIGTERM")
-    total = len(failures)
-    print(f"{'FAILED' if total else 'passed'}: {total} failure(s)")
-    return 1 if total else 0
+    return finish()
 
 
 if __name__ == "__main__":

@@ -15,25 +15,16 @@ import sys
 import tempfile
 import time
 
-SKIP = 77
+from report import check, finish, skip
 
 try:
     import boto3
 except ImportError as error:
-    print(f"SKIPPED: boto3 is not installed for {sys.executable}: {error}")
-    sys.exit(SKIP)
+    skip(f"boto3 is not installed for {sys.executable}: {error}")
 moto_server = shutil.which("moto_server")
 if not moto_server:
-    print("SKIPPED: moto_server is not on PATH")
-    sys.exit(SKIP)
+    skip("moto_server is not on PATH")
 
-failures = []
-
-
-def check(condition, what):
-    print(("ok    " if condition else "FAIL  ") + what)
-    if not condition:
-        failures.append(what)
 
 
 def free_port():
@@ -103,8 +94,7 @@ def main():
     finally:
         moto.terminate()
         moto.wait(timeout=20)
-    print(f"{'FAILED' if failures else 'passed'}: {len(failures)} failure(s)")
-    return 1 if failures else 0
+    return finish()
 
 
 if __name__ == "__main__":

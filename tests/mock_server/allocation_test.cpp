@@ -1,10 +1,10 @@
 // allocation_test.cpp: receiving an aws-chunked body costs no heap allocation per chunk — the decoder, the
 // chunk signature checks and the digests all work in fixed state. The same 1 MiB object is uploaded as 16 and
-// as 128 chunks; the allocations the whole exchange makes (server and test client, counted by
-// heap_counter.cpp) must not grow with the chunk count.
+// as 128 chunks; the operator new calls the whole exchange makes (server and test client, on every thread:
+// counted process-wide by testing/allocation_counter.cpp) must not grow with the chunk count.
 #include <catch2/catch.hpp>
 
-#include "heap_counter.h"
+#include "allocation_counter.h"
 #include "raw_http_client.h"
 #include "s3_request_builder.h"
 #include "s3up/mock_server.h"
@@ -32,11 +32,11 @@ TEST_CASE("no heap allocation per aws-chunked chunk") {
                                         trailer ? "x-amz-checksum-crc32c:" + crc32c : std::string());
     std::string head = built.head(body.size());
     RawHttpConnection connection(server.port());
-    long before = heap_allocations();
+    CountingScope counting;
     connection.send(head);
     connection.send(body);
     auto response = connection.read_response();
-    long counted = heap_allocations() - before;
+    const long counted = static_cast<long>(counting.counts().operator_new);
     REQUIRE(response);
     INFO(response->body);
     REQUIRE(response->status == 200);

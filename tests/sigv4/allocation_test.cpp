@@ -1,6 +1,6 @@
 // allocation_test.cpp: signing a chunk or a trailer allocates nothing, in C++ or in OpenSSL (the string to
 // sign is rebuilt in the signer's reserved buffer; HMAC resumes from copies of its keyed SHA-256 states).
-// Counted by tests/support/allocation_counter.h, which sees malloc as well as operator new.
+// Counted by testing/allocation_counter.h, which sees malloc as well as operator new.
 #include <string.h>
 
 #include <catch2/catch.hpp>
