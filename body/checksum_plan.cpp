@@ -7,26 +7,16 @@
 
 namespace s3up {
 
-namespace {
-
-bool equals_ignoring_case(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
-}  // namespace
-
 std::optional<ChecksumCalculation> parse_checksum_calculation(std::string_view text) {
-  if (equals_ignoring_case(text, "when_supported")) return ChecksumCalculation::when_supported;
-  if (equals_ignoring_case(text, "when_required")) return ChecksumCalculation::when_required;
+  if (ascii_iequals(text, "when_supported")) return ChecksumCalculation::when_supported;
+  if (ascii_iequals(text, "when_required")) return ChecksumCalculation::when_required;
   return std::nullopt;
 }
 
 std::optional<ChecksumLocation> parse_checksum_location(std::string_view text) {
   for (ChecksumLocation location : {ChecksumLocation::automatic, ChecksumLocation::trailer,
                                     ChecksumLocation::header, ChecksumLocation::none}) {
-    if (equals_ignoring_case(text, to_string(location))) return location;
+    if (ascii_iequals(text, to_string(location))) return location;
   }
   return std::nullopt;
 }

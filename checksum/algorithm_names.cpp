@@ -29,15 +29,6 @@ const AlgorithmInfo& info(ChecksumAlgorithm algorithm) {
   throw std::invalid_argument("unknown checksum algorithm");
 }
 
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
-    if (lower(a[i]) != lower(b[i])) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 std::string_view algorithm_name(ChecksumAlgorithm algorithm) {
@@ -55,14 +46,15 @@ std::size_t base64_length(ChecksumAlgorithm algorithm) {
 
 std::optional<ChecksumAlgorithm> parse_algorithm(std::string_view name) {
   for (const auto& entry : algorithms)
-    if (iequals(entry.name, name)) return entry.algorithm;
+    if (ascii_iequals(entry.name, name)) return entry.algorithm;
   return std::nullopt;
 }
 
 std::optional<ChecksumAlgorithm> algorithm_from_header(std::string_view header) {
   // Content-MD5 is a different mechanism (RFC 1864), not one of the x-amz-checksum-* family.
   for (const auto& entry : algorithms)
-    if (entry.algorithm != ChecksumAlgorithm::md5 && iequals(entry.header, header)) return entry.algorithm;
+    if (entry.algorithm != ChecksumAlgorithm::md5 && ascii_iequals(entry.header, header))
+      return entry.algorithm;
   return std::nullopt;
 }
 

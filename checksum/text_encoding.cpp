@@ -1,5 +1,6 @@
 // text_encoding.cpp: the text forms S3 and SigV4 use for digests: standard padded base64 (RFC 4648 §4)
 // and lowercase hex. Decoding is strict because a lenient decoder would accept checksums S3 rejects.
+// Also the ASCII case folding every module uses for protocol tokens.
 #include <stdexcept>
 
 #include "s3up/checksum.h"
@@ -101,6 +102,28 @@ void hex_encode_to(std::span<const std::byte> in, std::span<char> out) {
 std::string hex_encode(std::span<const std::byte> in) {
   std::string out(2 * in.size(), '\0');
   hex_encode_to(in, out);
+  return out;
+}
+
+namespace {
+
+constexpr char ascii_lower(char c) {
+  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+}  // namespace
+
+bool ascii_iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
+  }
+  return true;
+}
+
+std::string ascii_lowercase(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = ascii_lower(c);
   return out;
 }
 

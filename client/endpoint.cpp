@@ -28,11 +28,7 @@ char lower(char c) {
 }
 
 bool iequals_prefix(std::string_view text, std::string_view prefix) {
-  if (text.size() < prefix.size()) return false;
-  for (std::size_t i = 0; i < prefix.size(); ++i) {
-    if (lower(text[i]) != prefix[i]) return false;
-  }
-  return true;
+  return text.size() >= prefix.size() && ascii_iequals(text.substr(0, prefix.size()), prefix);
 }
 
 bool is_alnum(char c) {

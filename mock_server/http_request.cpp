@@ -8,19 +8,6 @@
 
 namespace s3up::mock {
 
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return (x >= 'A' && x <= 'Z' ? x + 32 : x) == (y >= 'A' && y <= 'Z' ? y + 32 : y);
-         });
-}
-
-std::string to_lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
-  return out;
-}
-
 std::string_view trim(std::string_view text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
   while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
@@ -30,7 +17,7 @@ std::string_view trim(std::string_view text) {
 bool has_list_token(std::string_view list, std::string_view token) {
   while (!list.empty()) {
     std::size_t comma = list.find(',');
-    if (iequals(trim(list.substr(0, comma)), token)) return true;
+    if (ascii_iequals(trim(list.substr(0, comma)), token)) return true;
     if (comma == std::string_view::npos) break;
     list.remove_prefix(comma + 1);
   }
@@ -39,19 +26,19 @@ bool has_list_token(std::string_view list, std::string_view token) {
 
 const HttpHeader* HttpRequest::find(std::string_view name) const {
   for (const auto& header : headers)
-    if (iequals(header.name, name)) return &header;
+    if (ascii_iequals(header.name, name)) return &header;
   return nullptr;
 }
 
 std::size_t HttpRequest::count(std::string_view name) const {
-  return static_cast<std::size_t>(std::count_if(headers.begin(), headers.end(),
-                                                [&](const HttpHeader& h) { return iequals(h.name, name); }));
+  return static_cast<std::size_t>(std::count_if(
+      headers.begin(), headers.end(), [&](const HttpHeader& h) { return ascii_iequals(h.name, name); }));
 }
 
 std::optional<std::string> HttpRequest::value(std::string_view name) const {
   std::optional<std::string> joined;
   for (const auto& header : headers) {
-    if (!iequals(header.name, name)) continue;
+    if (!ascii_iequals(header.name, name)) continue;
     if (joined) {
       *joined += ',';
       *joined += header.value;
@@ -70,7 +57,7 @@ bool HttpRequest::keep_alive() const {
 
 bool HttpRequest::expects_continue() const {
   auto expect = value("expect");
-  return expect && iequals(trim(*expect), "100-continue");
+  return expect && ascii_iequals(trim(*expect), "100-continue");
 }
 
 namespace {

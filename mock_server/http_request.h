@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "s3up/checksum.h"  // ascii_iequals, ascii_lowercase
+
 namespace s3up::mock {
 
 class BufferedReader;
@@ -40,8 +42,6 @@ enum class HeadStatus { ok, closed, too_large, malformed };
 // Reads one request head. `closed` means the client closed (or the server stopped) before sending a byte.
 HeadStatus read_request_head(BufferedReader& reader, HttpRequest& request);
 
-bool iequals(std::string_view a, std::string_view b);
-std::string to_lower(std::string_view text);
 std::string_view trim(std::string_view text);
 // True if the comma-separated list (a header value) contains `token`, compared case-insensitively.
 bool has_list_token(std::string_view list, std::string_view token);

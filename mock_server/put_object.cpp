@@ -99,7 +99,7 @@ class PayloadSink final : public AwsChunkedSink {
 
   std::optional<S3Error> on_trailer(std::string_view name, std::string_view value) override {
     if (plan_.mode == PayloadMode::streaming_signed) return malformed_trailer_error();
-    if (iequals(name, sigv4::trailer_signature_name)) {
+    if (ascii_iequals(name, sigv4::trailer_signature_name)) {
       if (plan_.mode != PayloadMode::streaming_signed_trailer || trailer_signature_)
         return malformed_trailer_error();
       trailer_signature_ = std::string(value);
@@ -107,7 +107,7 @@ class PayloadSink final : public AwsChunkedSink {
     }
     // The checksum trailer: the one x-amz-trailer declared, once, before the trailer signature.
     if (trailer_signature_ || trailer_value_ || plan_.checksum.trailer_name.empty() ||
-        !iequals(name, plan_.checksum.trailer_name)) {
+        !ascii_iequals(name, plan_.checksum.trailer_name)) {
       return malformed_trailer_error();
     }
     auto digest = base64_decode_digest(value);

@@ -49,14 +49,14 @@ std::optional<S3Error> plan_checksum(const HttpRequest& request, PutPlan& plan) 
         plan.mode != PayloadMode::streaming_signed_trailer) {
       return invalid_request("x-amz-trailer is only valid with a STREAMING-...-TRAILER x-amz-content-sha256");
     }
-    expect.trailer_name = to_lower(trim(*trailer));
+    expect.trailer_name = ascii_lowercase(trim(*trailer));
     auto algorithm = algorithm_from_header(expect.trailer_name);
     if (!algorithm || *algorithm == ChecksumAlgorithm::md5) return invalid_request(unsupported_trailer);
     expect.algorithm = algorithm;
   }
 
   for (const auto& header : request.headers) {
-    std::string name = to_lower(header.name);
+    std::string name = ascii_lowercase(header.name);
     if (!name.starts_with("x-amz-checksum-")) continue;
     auto algorithm = algorithm_from_header(name);
     if (!algorithm || *algorithm == ChecksumAlgorithm::md5) continue;  // x-amz-checksum-mode, -type, ...
@@ -129,7 +129,7 @@ std::optional<S3Error> plan_put_object(const HttpRequest& request, const ServerO
   plan.max_size = options.max_object_size;
   // Scaleway-like services refuse every trailer, whatever it names, before looking at anything else.
   if (options.reject_trailers && request.find("x-amz-trailer")) return invalid_request(unsupported_trailer);
-  if (plan.mode == PayloadMode::signed_payload) plan.payload_sha256 = to_lower(content_sha256);
+  if (plan.mode == PayloadMode::signed_payload) plan.payload_sha256 = ascii_lowercase(content_sha256);
   if (is_streaming(plan.mode)) {
     if (auto error = plan_streaming(request, plan)) return error;
     if (plan.decoded_length > options.max_object_size)

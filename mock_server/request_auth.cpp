@@ -64,7 +64,7 @@ std::optional<S3Error> verify_request_signature(const HttpRequest& request, cons
   auto authorization = request.value("authorization");
   if (!authorization) {
     for (const auto& parameter : query)
-      if (iequals(parameter.name, "X-Amz-Signature"))
+      if (ascii_iequals(parameter.name, "X-Amz-Signature"))
         return s3_error(501, "NotImplemented", "Presigned URLs are not supported by this mock server");
     return s3_error(403, "AccessDenied", "Access Denied");
   }
@@ -124,13 +124,13 @@ std::optional<S3Error> verify_request_signature(const HttpRequest& request, cons
   // S3 refuses x-amz-* headers the signature does not cover: they could be changed in flight.
   auto is_signed = [&](std::string_view name) {
     for (const auto& signed_name : parsed->signed_headers)
-      if (iequals(signed_name, name)) return true;
+      if (ascii_iequals(signed_name, name)) return true;
     return false;
   };
   std::vector<std::string> not_signed;
   if (!is_signed("host")) not_signed.push_back("host");
   for (const auto& header : request.headers) {
-    std::string name = to_lower(header.name);
+    std::string name = ascii_lowercase(header.name);
     if (!name.starts_with("x-amz-") || is_signed(name)) continue;
     if (std::find(not_signed.begin(), not_signed.end(), name) == not_signed.end()) not_signed.push_back(name);
   }

@@ -8,13 +8,6 @@
 namespace s3up::sigv4 {
 namespace {
 
-std::string lowercase(std::string_view text) {
-  std::string out(text);
-  for (char& c : out)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return out;
-}
-
 bool is_space(char c) {
   return c == ' ' || c == '\t';
 }
@@ -46,7 +39,7 @@ struct CanonicalHeader {
 std::vector<CanonicalHeader> canonicalise(const std::vector<Header>& headers) {
   std::vector<CanonicalHeader> sorted;
   sorted.reserve(headers.size());
-  for (const auto& header : headers) sorted.push_back({lowercase(header.name), trim_all(header.value)});
+  for (const auto& header : headers) sorted.push_back({ascii_lowercase(header.name), trim_all(header.value)});
   std::stable_sort(sorted.begin(), sorted.end(),
                    [](const CanonicalHeader& a, const CanonicalHeader& b) { return a.name < b.name; });
   std::vector<CanonicalHeader> merged;

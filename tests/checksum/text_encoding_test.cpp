@@ -99,3 +99,14 @@ TEST_CASE("base64_decode_digest rejects malformed text") {
   // 43 characters + '=' is exactly 32 bytes: the longest accepted.
   CHECK(s3up::base64_decode_digest("AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=")->size() == 32);
 }
+
+TEST_CASE("ASCII case folding for protocol tokens ignores locale and leaves non-letters alone") {
+  CHECK(s3up::ascii_iequals("Content-MD5", "content-md5"));
+  CHECK(s3up::ascii_iequals("", ""));
+  CHECK_FALSE(s3up::ascii_iequals("chunked", "chunke"));
+  CHECK_FALSE(s3up::ascii_iequals("x-amz-date", "x_amz-date"));
+  // '@' (0x40) and '`' (0x60) differ by the case bit but are not letters; neither are bytes >= 0x80.
+  CHECK_FALSE(s3up::ascii_iequals("@", "`"));
+  CHECK_FALSE(s3up::ascii_iequals("\xC4", "\xE4"));
+  CHECK(s3up::ascii_lowercase("X-Amz-Checksum-CRC32C: AbZ@[`{\xC4") == "x-amz-checksum-crc32c: abz@[`{\xC4");
+}

@@ -172,6 +172,11 @@ std::optional<ChecksumAlgorithm> algorithm_from_header(std::string_view header);
 std::size_t digest_size(ChecksumAlgorithm algorithm);
 std::size_t base64_length(ChecksumAlgorithm algorithm);  // padded base64 length of the digest
 
+// ASCII case folding for protocol tokens (header names, algorithm names, literals such as "chunked"):
+// locale-independent, as HTTP and SigV4 require. Every module compares tokens through these two.
+bool ascii_iequals(std::string_view a, std::string_view b);
+std::string ascii_lowercase(std::string_view text);
+
 // Text encodings used by S3 and SigV4.
 std::size_t base64_encoded_size(std::size_t bytes);
 std::size_t base64_encode_to(std::span<const std::byte> in, std::span<char> out);  // returns chars written
