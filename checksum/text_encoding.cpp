@@ -127,4 +127,11 @@ std::string ascii_lowercase(std::string_view text) {
   return out;
 }
 
+std::string_view trim_http_whitespace(std::string_view text) {
+  auto is_whitespace = [](char c) { return c == ' ' || c == '\t'; };
+  while (!text.empty() && is_whitespace(text.front())) text.remove_prefix(1);
+  while (!text.empty() && is_whitespace(text.back())) text.remove_suffix(1);
+  return text;
+}
+
 }  // namespace s3up

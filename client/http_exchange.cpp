@@ -24,14 +24,6 @@ struct ExchangeState {
   std::optional<Error> failure;  // first failure raised inside a callback
 };
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() &&
-         (text.back() == ' ' || text.back() == '\t' || text.back() == '\r' || text.back() == '\n'))
-    text.remove_suffix(1);
-  return text;
-}
-
 // The encoder writes straight into curl's upload buffer. It must produce exactly the Content-Length: a 0
 // before it would make curl stop sending and leave the server waiting for the rest; more would put bytes on
 // the wire that belong to no request. Both are encoder bugs the encoders check for themselves; this is the
@@ -91,6 +83,8 @@ std::size_t read_header(char* buffer, std::size_t size, std::size_t count, void*
   std::size_t length = size * count;
   try {
     std::string_view line(buffer, length);
+    // curl hands over whole header lines, line end included.
+    while (!line.empty() && (line.back() == '\r' || line.back() == '\n')) line.remove_suffix(1);
     if (line.starts_with("HTTP/")) {
       // A new status line (after a 1xx, or a retried request): forget what the previous one said.
       state->response.headers.clear();
@@ -104,16 +98,14 @@ std::size_t read_header(char* buffer, std::size_t size, std::size_t count, void*
         while (at < rest.size() && rest[at] >= '0' && rest[at] <= '9')
           status = status * 10 + (rest[at++] - '0');
         state->response.status = status;
-        state->response.reason = std::string(trim(rest.substr(at)));
+        state->response.reason = std::string(trim_http_whitespace(rest.substr(at)));
       }
       return length;
     }
     std::size_t colon = line.find(':');
     if (colon == std::string_view::npos) return length;  // the blank line ending the headers
-    std::string name(trim(line.substr(0, colon)));
-    std::transform(name.begin(), name.end(), name.begin(),
-                   [](char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; });
-    state->response.headers.emplace_back(std::move(name), std::string(trim(line.substr(colon + 1))));
+    state->response.headers.emplace_back(ascii_lowercase(trim_http_whitespace(line.substr(0, colon))),
+                                         std::string(trim_http_whitespace(line.substr(colon + 1))));
     return length;
   } catch (...) {
     return 0;  // out of memory: curl fails the transfer with CURLE_WRITE_ERROR

@@ -8,16 +8,10 @@
 
 namespace s3up::mock {
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-  return text;
-}
-
 bool has_list_token(std::string_view list, std::string_view token) {
   while (!list.empty()) {
     std::size_t comma = list.find(',');
-    if (ascii_iequals(trim(list.substr(0, comma)), token)) return true;
+    if (ascii_iequals(trim_http_whitespace(list.substr(0, comma)), token)) return true;
     if (comma == std::string_view::npos) break;
     list.remove_prefix(comma + 1);
   }
@@ -57,7 +51,7 @@ bool HttpRequest::keep_alive() const {
 
 bool HttpRequest::expects_continue() const {
   auto expect = value("expect");
-  return expect && ascii_iequals(trim(*expect), "100-continue");
+  return expect && ascii_iequals(trim_http_whitespace(*expect), "100-continue");
 }
 
 namespace {
@@ -96,7 +90,7 @@ bool parse_header_line(std::string_view line, HttpRequest& request) {
   std::string_view name = line.substr(0, colon);
   // No blanks before the colon and no obsolete line folding (RFC 9112 §5.1-5.2): both enable smuggling.
   if (!std::all_of(name.begin(), name.end(), is_token_char)) return false;
-  std::string_view value = trim(line.substr(colon + 1));
+  std::string_view value = trim_http_whitespace(line.substr(colon + 1));
   for (char c : value)
     if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7f) return false;
   request.headers.push_back({std::string(name), std::string(value)});

@@ -42,7 +42,6 @@ enum class HeadStatus { ok, closed, too_large, malformed };
 // Reads one request head. `closed` means the client closed (or the server stopped) before sending a byte.
 HeadStatus read_request_head(BufferedReader& reader, HttpRequest& request);
 
-std::string_view trim(std::string_view text);
 // True if the comma-separated list (a header value) contains `token`, compared case-insensitively.
 bool has_list_token(std::string_view list, std::string_view token);
 

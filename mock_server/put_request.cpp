@@ -49,7 +49,7 @@ std::optional<S3Error> plan_checksum(const HttpRequest& request, PutPlan& plan) 
         plan.mode != PayloadMode::streaming_signed_trailer) {
       return invalid_request("x-amz-trailer is only valid with a STREAMING-...-TRAILER x-amz-content-sha256");
     }
-    expect.trailer_name = ascii_lowercase(trim(*trailer));
+    expect.trailer_name = ascii_lowercase(trim_http_whitespace(*trailer));
     auto algorithm = algorithm_from_header(expect.trailer_name);
     if (!algorithm || *algorithm == ChecksumAlgorithm::md5) return invalid_request(unsupported_trailer);
     expect.algorithm = algorithm;
@@ -70,7 +70,7 @@ std::optional<S3Error> plan_checksum(const HttpRequest& request, PutPlan& plan) 
   }
 
   if (auto sdk_algorithm = request.value("x-amz-sdk-checksum-algorithm")) {
-    auto algorithm = parse_algorithm(trim(*sdk_algorithm));
+    auto algorithm = parse_algorithm(trim_http_whitespace(*sdk_algorithm));
     if (!algorithm || *algorithm == ChecksumAlgorithm::md5) {
       return invalid_request(
           "Checksum algorithm provided is unsupported. Please try again with any of the valid types: [CRC32, "
@@ -85,11 +85,11 @@ std::optional<S3Error> plan_checksum(const HttpRequest& request, PutPlan& plan) 
   }
 
   if (auto md5 = request.value("content-md5")) {
-    auto digest = base64_decode_digest(trim(*md5));
+    auto digest = base64_decode_digest(trim_http_whitespace(*md5));
     if (!digest || digest->size() != 16)
       return s3_error(400, "InvalidDigest", "The Content-MD5 you specified is not valid.");
     expect.content_md5 = digest;
-    expect.content_md5_text = trim(*md5);
+    expect.content_md5_text = trim_http_whitespace(*md5);
   }
   return std::nullopt;
 }
@@ -103,7 +103,7 @@ std::optional<S3Error> plan_streaming(const HttpRequest& request, PutPlan& plan)
   if (!decoded)
     return s3_error(411, "MissingContentLength",
                     "You must provide the x-amz-decoded-content-length HTTP header.");
-  std::string_view text = trim(*decoded);
+  std::string_view text = trim_http_whitespace(*decoded);
   if (text.empty() || text.size() > 19 ||
       !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
     return s3_error(400, "InvalidArgument", "x-amz-decoded-content-length is not a valid length");
@@ -116,7 +116,8 @@ std::optional<S3Error> plan_streaming(const HttpRequest& request, PutPlan& plan)
 
 std::optional<S3Error> plan_put_object(const HttpRequest& request, const ServerOptions& options,
                                        PutPlan& plan) {
-  std::string content_sha256 = std::string(trim(request.value("x-amz-content-sha256").value_or("")));
+  std::string content_sha256 =
+      std::string(trim_http_whitespace(request.value("x-amz-content-sha256").value_or("")));
   auto mode = parse_payload_mode(content_sha256);
   if (!mode) {
     return s3_error(

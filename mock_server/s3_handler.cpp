@@ -53,7 +53,7 @@ std::optional<std::vector<sigv4::QueryParameter>> parse_query(std::string_view r
 
 // The bucket named by a virtual-hosted Host ("<bucket>.localhost:port", "<bucket>.127.0.0.1:port"), or "".
 std::string virtual_host_bucket(const HttpRequest& request, const ServerOptions& options) {
-  std::string host = ascii_lowercase(trim(request.value("host").value_or("")));
+  std::string host = ascii_lowercase(trim_http_whitespace(request.value("host").value_or("")));
   if (!host.empty() && host.front() != '[') host = host.substr(0, host.rfind(':'));
   for (std::string suffix : {std::string(".localhost"), "." + options.listen_host}) {
     if (suffix.size() > 1 && host.size() > suffix.size() && host.ends_with(suffix))
@@ -141,7 +141,7 @@ std::optional<S3Error> body_framing(const HttpRequest& request, RequestBody::Fra
     // Both at once is how requests get smuggled (RFC 9112 §6.3): refuse rather than guess.
     if (content_length)
       return s3_error(400, "BadRequest", "Content-Length and Transfer-Encoding are both present");
-    if (!ascii_iequals(trim(*transfer_encoding), "chunked")) {
+    if (!ascii_iequals(trim_http_whitespace(*transfer_encoding), "chunked")) {
       S3Error error = s3_error(501, "NotImplemented",
                                "A header you provided implies functionality that is not implemented");
       error.details.emplace_back("Header", "Transfer-Encoding");
@@ -151,7 +151,7 @@ std::optional<S3Error> body_framing(const HttpRequest& request, RequestBody::Fra
     return std::nullopt;
   }
   if (content_length) {
-    std::string_view text = trim(*content_length);
+    std::string_view text = trim_http_whitespace(*content_length);
     if (text.empty() || text.size() > 19 ||
         !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
       return s3_error(400, "BadRequest", "Invalid Content-Length");
@@ -254,7 +254,8 @@ namespace {
 // Reads the (small) body of a request other than PutObject and checks x-amz-content-sha256 against it.
 std::optional<S3Error> receive_small_body(const HttpRequest& request, RequestBody& body,
                                           std::span<std::byte> scratch) {
-  std::string content_sha256 = ascii_lowercase(trim(request.value("x-amz-content-sha256").value_or("")));
+  std::string content_sha256 =
+      ascii_lowercase(trim_http_whitespace(request.value("x-amz-content-sha256").value_or("")));
   auto mode = parse_payload_mode(content_sha256);
   if (!mode)
     return s3_error(400, "InvalidArgument",
@@ -377,7 +378,7 @@ S3Handler::Reply S3Handler::get_object(Exchange& exchange, const std::string& bu
   reply.head.headers.push_back({"ETag", meta.etag});
   reply.head.headers.push_back({"Accept-Ranges", "bytes"});
   auto mode = exchange.request.value("x-amz-checksum-mode");
-  if (meta.checksum && mode && ascii_iequals(trim(*mode), "ENABLED")) {
+  if (meta.checksum && mode && ascii_iequals(trim_http_whitespace(*mode), "ENABLED")) {
     reply.head.headers.push_back({meta.checksum->first, meta.checksum->second});
     reply.head.headers.push_back({"x-amz-checksum-type", "FULL_OBJECT"});
   }

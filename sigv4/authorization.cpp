@@ -5,12 +5,6 @@
 namespace s3up::sigv4 {
 namespace {
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-  return text;
-}
-
 std::vector<std::string_view> split(std::string_view text, char separator) {
   std::vector<std::string_view> parts;
   for (;;) {
@@ -78,7 +72,7 @@ std::string authorization_header(std::string_view access_key_id, const Credentia
 }
 
 std::optional<ParsedAuthorization> parse_authorization(std::string_view header_value) {
-  std::string_view text = trim(header_value);
+  std::string_view text = trim_http_whitespace(header_value);
   if (!text.starts_with(signing_algorithm)) return std::nullopt;
   text.remove_prefix(signing_algorithm.size());
   if (text.empty() || text.front() != ' ') return std::nullopt;
@@ -88,7 +82,7 @@ std::optional<ParsedAuthorization> parse_authorization(std::string_view header_v
   bool have_signed_headers = false;
   bool have_signature = false;
   for (auto component : split(text, ',')) {
-    component = trim(component);
+    component = trim_http_whitespace(component);
     const auto equals = component.find('=');
     if (equals == std::string_view::npos) return std::nullopt;
     const auto key = component.substr(0, equals);

@@ -110,3 +110,9 @@ TEST_CASE("ASCII case folding for protocol tokens ignores locale and leaves non-
   CHECK_FALSE(s3up::ascii_iequals("\xC4", "\xE4"));
   CHECK(s3up::ascii_lowercase("X-Amz-Checksum-CRC32C: AbZ@[`{\xC4") == "x-amz-checksum-crc32c: abz@[`{\xC4");
 }
+
+TEST_CASE("trim_http_whitespace strips spaces and tabs at both ends only") {
+  CHECK(s3up::trim_http_whitespace(" \t value with  inner space \t ") == "value with  inner space");
+  CHECK(s3up::trim_http_whitespace("\t \t").empty());
+  CHECK(s3up::trim_http_whitespace("value\r") == "value\r");  // a line end is not whitespace here
+}

@@ -176,6 +176,8 @@ std::size_t base64_length(ChecksumAlgorithm algorithm);  // padded base64 length
 // locale-independent, as HTTP and SigV4 require. Every module compares tokens through these two.
 bool ascii_iequals(std::string_view a, std::string_view b);
 std::string ascii_lowercase(std::string_view text);
+// Strips HTTP optional whitespace (spaces and tabs) from both ends, as around a header value.
+std::string_view trim_http_whitespace(std::string_view text);
 
 // Text encodings used by S3 and SigV4.
 std::size_t base64_encoded_size(std::size_t bytes);
