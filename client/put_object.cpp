@@ -106,9 +106,7 @@ Result<PutObjectResult> Client::put_object(std::string_view bucket, std::string_
   const std::optional<Digest>* trailer_checksum = nullptr;
   try {
     if (aws_chunked && signed_payload) {
-      sigv4::ChunkSigner signer(
-          sigv4::derive_signing_key(impl.config.credentials->secret_access_key, request.scope),
-          request.amz_date, request.scope, request.seed_signature);
+      sigv4::ChunkSigner signer(request.signing_key, request.amz_date, request.scope, request.seed_signature);
       auto chunked = std::make_unique<SignedChunkEncoder>(body, std::move(signer),
                                                           trailer ? make_checksum(*plan.algorithm) : nullptr,
                                                           impl.config.chunk_size);

@@ -34,6 +34,7 @@ SignedOutgoingRequest sign_outgoing_request(std::string method, RequestTarget ta
   out.authorization = std::move(signed_request.authorization);
   out.canonical_request = std::move(signed_request.canonical_request);
   out.seed_signature = signed_request.signature;
+  out.signing_key = signed_request.signing_key;
   return out;
 }
 

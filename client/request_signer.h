@@ -25,6 +25,7 @@ struct SignedOutgoingRequest {
   sigv4::CredentialScope scope;
   std::string amz_date;
   sigv4::Signature seed_signature;  // the streaming seed for the chunk signer; never log it
+  sigv4::SigningKey signing_key;    // the chunk signer's key, derived once with the seed; never log it
 };
 
 SignedOutgoingRequest sign_outgoing_request(std::string method, RequestTarget target,

@@ -56,7 +56,8 @@ SignedRequest sign_request(const RequestToSign& request, const Credentials& cred
   out.canonical_request = canonical_request(request);
   out.string_to_sign = string_to_sign(amz_date, scope, out.canonical_request);
   out.signed_headers = signed_headers(request.headers);
-  out.signature = sign(derive_signing_key(credentials.secret_access_key, scope), out.string_to_sign);
+  out.signing_key = derive_signing_key(credentials.secret_access_key, scope);
+  out.signature = sign(out.signing_key, out.string_to_sign);
   out.authorization =
       authorization_header(credentials.access_key_id, scope, out.signed_headers, out.signature);
   return out;

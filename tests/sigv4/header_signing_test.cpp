@@ -67,6 +67,9 @@ TEST_CASE("PUT Object example: canonical request, hash, signature (reference 4.2
         "AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/aws4_request, "
         "SignedHeaders=date;host;x-amz-content-sha256;x-amz-date;x-amz-storage-class, "
         "Signature=98ad721746da40c64f1a55b78f14c238d841ea1380cd77a1b5971af0ece108bd");
+  // The key it signed with, kept for a chunk signer: reference §4.1's S3 example signing key.
+  CHECK(s3up::hex_encode(signed_request.signing_key) ==
+        "dbb893acc010964918f1fd433add87c70e8b0db6be30c1fbeafefa5ec6ba8378");
 }
 
 TEST_CASE("the pieces compose to the same PUT Object signature (reference 4.2)") {

@@ -113,6 +113,7 @@ struct SignedRequest {
   std::string signed_headers;
   Signature signature;
   std::string authorization;  // the Authorization header value
+  SigningKey signing_key;     // kept for the chunk signer of a streaming body; never log it
 };
 SignedRequest sign_request(const RequestToSign& request, const Credentials& credentials,
                            const CredentialScope& scope, std::string_view amz_date);
