@@ -193,14 +193,7 @@ std::optional<S3Error> verify_digests(const PutPlan& plan, ObjectDigests& digest
                                       const std::optional<Digest>& trailer_value, StoredObject& object) {
   if (digests.payload_sha256_) {
     std::string computed = digests.payload_sha256_->finish().hex();
-    if (computed != plan.payload_sha256) {
-      S3Error error =
-          s3_error(400, "XAmzContentSHA256Mismatch",
-                   "The provided 'x-amz-content-sha256' header does not match what was computed.");
-      error.details.emplace_back("ClientComputedContentSHA256", plan.payload_sha256);
-      error.details.emplace_back("S3ComputedContentSHA256", computed);
-      return error;
-    }
+    if (computed != plan.payload_sha256) return content_sha256_mismatch_error(plan.payload_sha256, computed);
   }
   Digest computed = digests.checksum_->finish();
   if (plan.checksum.algorithm) {

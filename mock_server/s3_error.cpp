@@ -114,4 +114,12 @@ S3Error internal_error(std::string_view why) {
   return s3_error(500, "InternalError", std::string("We encountered an internal error: ") + std::string(why));
 }
 
+S3Error content_sha256_mismatch_error(std::string_view client_computed, std::string_view computed) {
+  S3Error error = s3_error(400, "XAmzContentSHA256Mismatch",
+                           "The provided 'x-amz-content-sha256' header does not match what was computed.");
+  error.details.emplace_back("ClientComputedContentSHA256", std::string(client_computed));
+  error.details.emplace_back("S3ComputedContentSHA256", std::string(computed));
+  return error;
+}
+
 }  // namespace s3up::mock

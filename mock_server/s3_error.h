@@ -32,5 +32,7 @@ S3Error malformed_trailer_error();
 S3Error entity_too_large_error(std::uint64_t proposed, std::uint64_t max_allowed);
 S3Error request_timeout_error();  // the client went silent mid-request
 S3Error internal_error(std::string_view why);
+// The body's SHA-256 is not the hex x-amz-content-sha256 the client signed.
+S3Error content_sha256_mismatch_error(std::string_view client_computed, std::string_view computed);
 
 }  // namespace s3up::mock

@@ -274,14 +274,7 @@ std::optional<S3Error> receive_small_body(const HttpRequest& request, RequestBod
   }
   if (*mode == PayloadMode::signed_payload) {
     std::string computed = sha256.finish().hex();
-    if (computed != content_sha256) {
-      S3Error error =
-          s3_error(400, "XAmzContentSHA256Mismatch",
-                   "The provided 'x-amz-content-sha256' header does not match what was computed.");
-      error.details.emplace_back("ClientComputedContentSHA256", content_sha256);
-      error.details.emplace_back("S3ComputedContentSHA256", computed);
-      return error;
-    }
+    if (computed != content_sha256) return content_sha256_mismatch_error(content_sha256, computed);
   }
   return std::nullopt;
 }
