@@ -30,18 +30,19 @@ Result<GetObjectResult> Client::get_object(std::string_view bucket, std::string_
   std::unique_ptr<Checksum> checksum;
   std::string expected;
   bool chosen = false;
-  ResponseSink verifying_sink = [&](const HttpResponse& answer, std::span<const std::byte> data) {
-    if (!chosen) {
-      chosen = true;
-      for (const auto& [name, value] : answer.headers) {
-        auto algorithm = algorithm_from_header(name);
-        if (algorithm && value.find('-') == std::string::npos) {
-          checksum = make_checksum(*algorithm);
-          expected = value;
-          break;
-        }
+  auto choose_checksum = [&](const std::vector<std::pair<std::string, std::string>>& headers) {
+    chosen = true;
+    for (const auto& [name, value] : headers) {
+      auto algorithm = algorithm_from_header(name);
+      if (algorithm && value.find('-') == std::string::npos) {
+        checksum = make_checksum(*algorithm);
+        expected = value;
+        return;
       }
     }
+  };
+  ResponseSink verifying_sink = [&](const HttpResponse& answer, std::span<const std::byte> data) {
+    if (!chosen) choose_checksum(answer.headers);
     if (checksum) checksum->update(data);
     sink(data);
   };
@@ -57,15 +58,8 @@ Result<GetObjectResult> Client::get_object(std::string_view bucket, std::string_
   for (const auto& [name, value] : response->headers) {
     if (algorithm_from_header(name)) result.checksums.emplace_back(name, value);
   }
-  if (!chosen) {  // an empty object never reached the sink: its checksum is that of no bytes
-    for (const auto& [name, value] : result.checksums) {
-      if (value.find('-') == std::string::npos) {
-        checksum = make_checksum(*algorithm_from_header(name));
-        expected = value;
-        break;
-      }
-    }
-  }
+  // An empty object never reached the sink: its checksum is that of no bytes.
+  if (!chosen) choose_checksum(response->headers);
   if (checksum) {
     std::string received = checksum->finish().base64();
     if (received != expected) {
