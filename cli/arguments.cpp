@@ -1,7 +1,8 @@
 // cli/arguments.cpp: option parsing and size values for the s3up command.
 #include "arguments.h"
 
-#include <cctype>
+#include "s3up/checksum.h"  // ascii_lowercase
+
 #include <charconv>
 #include <cstdio>
 
@@ -52,8 +53,7 @@ std::uint64_t parse_size(std::string_view text) {
   std::uint64_t number = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), number);
   if (ec != std::errc() || end == text.data()) throw UsageError("not a size: '" + std::string(text) + "'");
-  std::string suffix(end, text.data() + text.size());
-  for (char& c : suffix) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string suffix = ascii_lowercase(std::string_view(end, text.data() + text.size()));
   struct Unit {
     std::string_view name;
     std::uint64_t factor;

@@ -101,7 +101,7 @@ int run_cp(const std::vector<std::string>& args) {
   options.content_md5 = arguments.flag("content-md5");
   options.content_type = arguments.value("content-type").value_or("");
   if (auto text = arguments.value("checksum-algorithm")) {
-    if (text == "NONE" || text == "none") {
+    if (ascii_iequals(*text, "none")) {
       options.checksum_location = ChecksumLocation::none;
     } else if (auto algorithm = parse_algorithm(*text); algorithm && *algorithm != ChecksumAlgorithm::md5) {
       options.checksum_algorithm = algorithm;
