@@ -1,8 +1,10 @@
-// put_bench.cpp: end to end. put_object of a 1 GiB file to the mock server (`s3up serve`, a child process)
-// over loopback HTTP (checksum trailer forced, checksum header) and HTTPS (trailer), beside a raw PUT of the
-// same bytes by libcurl at its default settings, as `curl -T` sends it; then the scaling of the client's peak
-// RSS and allocation count with the object size (each size in a fresh process: this program re-executed with
-// --child-case), and the peak RSS and allocation count of the real `s3up cp` process.
+// put_bench.cpp: end to end, against the mock server (`s3up serve`, child processes) on loopback. First what
+// the server can ingest: the cheapest possible sender (sendfile_put.h) into the server and into a discarding
+// socket reader (the loopback ceiling). Then a 1 GiB file uploaded by s3up (put_object in this process, and
+// the real `s3up cp` process) over HTTP and HTTPS, interleaved with a raw PUT of the same bytes by libcurl at
+// its default settings, as `curl -T` sends it. Then the scaling of the client's peak RSS and allocation count
+// with the object size (each size in a fresh process: this program re-executed with --child-case), and the
+// peak RSS and allocation count of the real `s3up cp` process.
 // Usage: put_bench [--json FILE] [--runs N] [--tmpdir DIR] [--max-gib N]. Prints tables; --json writes them.
 #include <curl/curl.h>
 #include <fcntl.h>
@@ -18,6 +20,7 @@
 #include <map>
 #include <optional>
 #include <random>
+#include <span>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -28,8 +31,10 @@
 #include "bench_support.h"
 #include "raw_curl_put.h"
 #include "s3up/body.h"
+#include "s3up/checksum.h"
 #include "s3up/client.h"
 #include "s3up/mock_server.h"
+#include "sendfile_put.h"
 #include "server_process.h"
 
 namespace {
@@ -43,9 +48,23 @@ constexpr const char* region = "us-east-1";
 
 struct Options {
   std::string json_path;
-  int runs = 3;
+  int runs = 5;
   std::string tmpdir = "/tmp";
   std::uint64_t max_gib = 4;  // largest size of the scaling and `s3up cp` cases
+};
+
+class FileDescriptor {
+ public:
+  explicit FileDescriptor(int fd) : fd_(fd) {}
+  ~FileDescriptor() {
+    if (fd_ >= 0) close(fd_);
+  }
+  FileDescriptor(const FileDescriptor&) = delete;
+  FileDescriptor& operator=(const FileDescriptor&) = delete;
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
 };
 
 s3up::ClientConfig client_config(const std::string& url, s3up::ChecksumLocation location,
@@ -80,6 +99,30 @@ void delete_object(const std::string& url, const std::string& ca_bundle, const s
   s3up::Client client(client_config(url, s3up::ChecksumLocation::none, ca_bundle));
   auto result = client.delete_object(bucket, key);
   if (!result) throw std::runtime_error("delete_object failed: " + result.error().to_string());
+}
+
+// The environment `s3up cp` reads its credentials from.
+std::vector<std::string> cp_environment() {
+  return {"AWS_ACCESS_KEY_ID=" + std::string(s3up::mock::default_access_key),
+          "AWS_SECRET_ACCESS_KEY=" + std::string(s3up::mock::default_secret_key)};
+}
+
+std::vector<std::string> cp_argv(const std::string& file, const std::string& key, const std::string& url,
+                                 const std::string& location) {
+  std::vector<std::string> argv = {S3UP_CLI_PATH, "cp", file, std::string("s3://") + bucket + "/" + key};
+  for (const char* option : {"--endpoint-url", url.c_str(), "--region", region, "--checksum-algorithm",
+                             "CRC32", "--checksum-location", location.c_str(), "--quiet"})
+    argv.emplace_back(option);
+  return argv;
+}
+
+// Object keys and file names in the size-dependent cases have the size in ten digits, so that names differ
+// only in their digits: a name's length changes the allocation count (a component of a std::filesystem::path
+// longer than 15 characters gets its own heap string), which must not pass for an effect of the size.
+std::string ten_digits(std::uint64_t value) {
+  char text[24];
+  std::snprintf(text, sizeof text, "%010llu", static_cast<unsigned long long>(value));
+  return text;
 }
 
 // ------------------------------------------------------------------------------------------------------
@@ -127,10 +170,23 @@ std::map<std::string, std::string> parse_fields(const std::string& line) {
 // ------------------------------------------------------------------------------------------------------
 // The parent.
 
+// A receiver of the server-ingest section.
+struct Ingest {
+  std::string name;
+  bool server = false;    // false: the discarding sink
+  bool md5_etag = false;  // the server computes the MD5 ETag
+  std::vector<double> seconds;
+  double median = 0;
+};
+
+enum class Sender { raw_curl, put_object, s3up_cp };
+
 struct Timed {
   std::string name;
-  std::string scheme;  // "http" or "https": the ratio is to the raw PUT of the same scheme
-  bool raw = false;
+  std::string scheme;     // "http" or "https": the ratio is to the raw PUT of the same scheme
+  bool md5_etag = false;  // against the server with the MD5 ETag on (the one extra row)
+  Sender sender = Sender::raw_curl;
+  std::string location;  // put_object: "trailer" or "header"; s3up cp: "trailer" or "auto"
   std::vector<double> seconds;
   double median = 0;
 };
@@ -171,17 +227,23 @@ void write_test_file(const std::string& path, std::uint64_t size) {
 }
 
 void make_sparse_file(const std::string& path, std::uint64_t size) {
-  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0 || ftruncate(fd, static_cast<off_t>(size)) != 0) throw std::runtime_error("cannot make " + path);
-  close(fd);
+  const FileDescriptor fd(open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+  if (fd.get() < 0 || ftruncate(fd.get(), static_cast<off_t>(size)) != 0)
+    throw std::runtime_error("cannot make " + path);
 }
 
-// Reads the file once so that every timed case starts from the page cache.
-void warm_page_cache(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::vector<char> block(mib);
-  while (in.read(block.data(), static_cast<std::streamsize>(block.size())) || in.gcount() > 0) {
-  }
+// Reads the file once, so that every timed case starts from the page cache, and returns its CRC32 (s3up's
+// own Crc32: the value the sendfile sender declares in advance, as a client with a precomputed digest would).
+s3up::Digest read_file_crc32(const std::string& path) {
+  const FileDescriptor fd(open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd.get() < 0) throw std::runtime_error("cannot open " + path);
+  std::vector<std::byte> block(mib);
+  s3up::Crc32 crc;
+  ssize_t n;
+  while ((n = read(fd.get(), block.data(), block.size())) > 0)
+    crc.update(std::span(block.data(), static_cast<std::size_t>(n)));
+  if (n < 0) throw std::runtime_error("cannot read " + path);
+  return crc.finish();
 }
 
 // Runs argv under maxrss_exec, so that ru_maxrss is the child's own (see maxrss_exec.cpp).
@@ -205,6 +267,27 @@ MeasuredChild run_measured(const std::filesystem::path& dir, std::vector<std::st
 
 double mb_per_s(std::uint64_t bytes, double seconds) {
   return static_cast<double>(bytes) / seconds / 1e6;
+}
+
+std::uint16_t url_port(const std::string& url) {
+  return static_cast<std::uint16_t>(std::stoul(url.substr(url.rfind(':') + 1)));
+}
+
+std::string runs_text(const std::vector<double>& seconds) {
+  std::string text;
+  for (double s : seconds) {
+    char number[16];
+    std::snprintf(number, sizeof number, "%.3f ", s);
+    text += number;
+  }
+  return text;
+}
+
+std::string seconds_json(const std::vector<double>& seconds) {
+  std::string text = "[";
+  for (std::size_t i = 0; i < seconds.size(); ++i)
+    text += (i ? ", " : "") + s3up::bench::json_number(seconds[i]);
+  return text + "]";
 }
 
 bool parse_options(int argc, char** argv, Options& options, std::map<std::string, std::string>& child) {
@@ -241,6 +324,18 @@ std::string scaling_json(const Scaling& s) {
          ", \"client_and_put_object_allocated_bytes\": " + std::to_string(s.put_bytes) + "}";
 }
 
+const char* sender_name(Sender sender) {
+  switch (sender) {
+    case Sender::raw_curl:
+      return "raw_curl";
+    case Sender::put_object:
+      return "put_object";
+    case Sender::s3up_cp:
+      return "s3up_cp";
+  }
+  return "";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -248,7 +343,7 @@ int main(int argc, char** argv) {
   std::map<std::string, std::string> child;
   if (!parse_options(argc, argv, options, child)) {
     std::fprintf(stderr,
-                 "usage: put_bench [--json FILE] [--runs N (default 3)] [--tmpdir DIR] [--max-gib N]\n");
+                 "usage: put_bench [--json FILE] [--runs N (default 5)] [--tmpdir DIR] [--max-gib N]\n");
     return 2;
   }
   if (child.count("child-case")) return child_main(child);
@@ -270,71 +365,128 @@ int main(int argc, char** argv) {
 
     const std::string data_file = dir / "object-1GiB.bin";
     write_test_file(data_file, object_size);
-    warm_page_cache(data_file);
+    const s3up::Digest data_crc32 = read_file_crc32(data_file);
     const std::string cert = dir / "server-cert.pem";
-    s3up::bench::ServerProcess http(S3UP_CLI_PATH, {}, dir / "server-http.log");
-    s3up::bench::ServerProcess https(S3UP_CLI_PATH, {"--tls", "--cert-out", cert}, dir / "server-https.log");
+    // The benchmark's servers skip the MD5 ETag (--no-md5-etag): MD5 runs at ~0.7 GB/s on one core and
+    // would set the pace of every case. They still verify every CRC32. One more server keeps the MD5 ETag on,
+    // for one row that shows what it costs.
+    s3up::bench::ServerProcess http(S3UP_CLI_PATH, {"--no-md5-etag"}, dir / "server-http.log");
+    s3up::bench::ServerProcess https(S3UP_CLI_PATH, {"--tls", "--cert-out", cert, "--no-md5-etag"},
+                                     dir / "server-https.log");
+    s3up::bench::ServerProcess http_md5(S3UP_CLI_PATH, {}, dir / "server-http-md5.log");
 
-    s3up::bench::RawPutTarget raw_http{
-        http.url(), bucket, "raw", s3up::mock::default_access_key, s3up::mock::default_secret_key,
-        region,     ""};
-    s3up::bench::RawPutTarget raw_https = raw_http;
-    raw_https.endpoint_url = https.url();
-    raw_https.ca_bundle = cert;
-
-    // One untimed upload to each server first: its first touch of fresh memory is slow (see the README).
-    for (s3up::bench::RawPutTarget target : {raw_http, raw_https}) {
-      target.key = "warm-up";
-      const s3up::bench::RawPutResult r = s3up::bench::raw_curl_put(target, data_file);
-      if (!r.error.empty() || r.http_status != 200)
-        throw std::runtime_error("warm-up PUT failed: " + r.error);
-      delete_object(target.endpoint_url, target.ca_bundle, target.key);
-    }
-
-    // The end-to-end cases, interleaved run by run so that drift in the machine's speed hits them all alike.
-    std::vector<Timed> timed = {
-        {"raw PUT, libcurl defaults (curl -T), no checksum", "http", true, {}, 0},
-        {"s3up put_object, CRC32 trailer (forced)", "http", false, {}, 0},
-        {"s3up put_object, CRC32 header (pre-read)", "http", false, {}, 0},
-        {"raw PUT, libcurl defaults (curl -T), no checksum", "https", true, {}, 0},
-        {"s3up put_object, CRC32 trailer", "https", false, {}, 0},
+    // ---- server ingest: the sendfile sender into the server, and into a discarding reader (the ceiling).
+    const FileDescriptor data_fd(open(data_file.c_str(), O_RDONLY | O_CLOEXEC));
+    if (data_fd.get() < 0) throw std::runtime_error("cannot open " + data_file);
+    s3up::bench::DiscardingSink sink;
+    std::vector<Ingest> ingest = {
+        {"discarding recv() sink, 1 MiB buffer (ceiling)", false, false, {}, 0},
+        {"s3up serve --no-md5-etag (verifies the CRC32)", true, false, {}, 0},
+        {"s3up serve, MD5 ETag on (CRC32 and MD5)", true, true, {}, 0},
     };
-    for (int run = 0; run < options.runs; ++run) {
-      for (Timed& t : timed) {
-        const bool tls = t.scheme == "https";
-        const std::string& url = tls ? https.url() : http.url();
-        const std::string ca = tls ? cert : "";
-        const std::string key = "object-" + std::to_string(run);
-        const auto start = Clock::now();
-        if (t.raw) {
-          s3up::bench::RawPutTarget target = tls ? raw_https : raw_http;
+    auto run_ingest = [&](const Ingest& receiver, const std::string& key) {
+      const s3up::bench::ServerProcess& server = receiver.md5_etag ? http_md5 : http;
+      s3up::bench::SendfilePutTarget target{receiver.server ? url_port(server.url()) : sink.port(),
+                                            bucket,
+                                            key,
+                                            s3up::mock::default_access_key,
+                                            s3up::mock::default_secret_key,
+                                            region};
+      const std::uint64_t discarded_before = sink.bytes_discarded();
+      const auto start = Clock::now();
+      const s3up::bench::SendfilePutResult result =
+          s3up::bench::sendfile_put(target, data_fd.get(), object_size, data_crc32.base64());
+      const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+      if (result.http_status != 200 || result.body_bytes_sent != object_size)
+        throw std::runtime_error("sendfile PUT to " + receiver.name + " failed: " + result.response_head +
+                                 result.response_body);
+      if (receiver.server) {
+        // The ETag says which mode the server ran in: the CRC32 in hex without MD5, else 32 hex digits.
+        const std::string etag_crc32 = "\"" + data_crc32.hex() + "\"";
+        const bool crc32_etag = result.response_head.find("ETag: " + etag_crc32) != std::string::npos;
+        if (crc32_etag == receiver.md5_etag)
+          throw std::runtime_error("unexpected ETag mode from " + receiver.name + ": " +
+                                   result.response_head);
+        delete_object(server.url(), "", key);
+      } else if (sink.bytes_discarded() - discarded_before != object_size) {
+        throw std::runtime_error("the discarding sink did not receive the whole body");
+      }
+      return seconds;
+    };
+    // Untimed first: the servers' first touch of fresh memory is slow (the kernel clears every page; the
+    // server keeps the mapping of a deleted object for the next one).
+    for (const Ingest& receiver : ingest) run_ingest(receiver, "warm-up");
+    for (int run = 0; run < options.runs; ++run)
+      for (Ingest& receiver : ingest)
+        receiver.seconds.push_back(run_ingest(receiver, "ingest-" + std::to_string(run)));
+    for (Ingest& receiver : ingest) receiver.median = s3up::bench::median(receiver.seconds);
+
+    // ---- end to end, every sender interleaved run by run, so that drift in the machine's speed hits all
+    // alike. The `s3up cp` rows time the whole process, start and exit included.
+    s3up::bench::RawPutTarget raw_target{
+        http.url(), bucket, "", s3up::mock::default_access_key, s3up::mock::default_secret_key, region, ""};
+    std::vector<Timed> timed = {
+        {"raw PUT, libcurl defaults (curl -T), no checksum", "http", false, Sender::raw_curl, "", {}, 0},
+        {"s3up put_object, CRC32 trailer (forced)", "http", false, Sender::put_object, "trailer", {}, 0},
+        {"s3up put_object, CRC32 header (pre-read)", "http", false, Sender::put_object, "header", {}, 0},
+        {"s3up cp process, CRC32 trailer", "http", false, Sender::s3up_cp, "trailer", {}, 0},
+        {"s3up cp process, CRC32 auto (header, pre-read)", "http", false, Sender::s3up_cp, "auto", {}, 0},
+        {"raw PUT, libcurl defaults (curl -T), no checksum", "https", false, Sender::raw_curl, "", {}, 0},
+        {"s3up put_object, CRC32 trailer", "https", false, Sender::put_object, "trailer", {}, 0},
+        {"raw PUT, no checksum; server with the MD5 ETag on", "http", true, Sender::raw_curl, "", {}, 0},
+    };
+    auto run_timed = [&](const Timed& t, const std::string& key) {
+      const bool tls = t.scheme == "https";
+      const std::string& url = tls ? https.url() : t.md5_etag ? http_md5.url() : http.url();
+      const std::string ca = tls ? cert : "";
+      const auto start = Clock::now();
+      switch (t.sender) {
+        case Sender::raw_curl: {
+          s3up::bench::RawPutTarget target = raw_target;
+          target.endpoint_url = url;
+          target.ca_bundle = ca;
           target.key = key;
           const s3up::bench::RawPutResult r = s3up::bench::raw_curl_put(target, data_file);
           if (!r.error.empty() || r.http_status != 200 || r.uploaded != object_size)
             throw std::runtime_error("raw PUT failed: " + std::to_string(r.http_status) + " " + r.error);
-        } else {
-          const auto location = t.name.find("header") != std::string::npos ? s3up::ChecksumLocation::header
-                                                                           : s3up::ChecksumLocation::trailer;
-          s3up_put(url, location, ca, data_file, key);
+          break;
         }
-        t.seconds.push_back(std::chrono::duration<double>(Clock::now() - start).count());
-        delete_object(url, ca, key);
+        case Sender::put_object:
+          s3up_put(url, *s3up::parse_checksum_location(t.location), ca, data_file, key);
+          break;
+        case Sender::s3up_cp: {
+          const s3up::bench::ChildRun run =
+              s3up::bench::run_child(cp_argv(data_file, key, url, t.location), cp_environment());
+          if (run.exit_status != 0) throw std::runtime_error("s3up cp failed for " + key);
+          break;
+        }
       }
-    }
+      const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+      delete_object(url, ca, key);
+      return seconds;
+    };
+    for (const Timed& t : timed) run_timed(t, "warm-up");  // one untimed round (see the ingest warm-up)
+    for (int run = 0; run < options.runs; ++run)
+      for (Timed& t : timed) t.seconds.push_back(run_timed(t, "object-" + std::to_string(run)));
     for (Timed& t : timed) t.median = s3up::bench::median(t.seconds);
+    auto raw_median = [&](const Timed& t) {
+      for (const Timed& r : timed)
+        if (r.sender == Sender::raw_curl && r.scheme == t.scheme && !r.md5_etag) return r.median;
+      return 0.0;
+    };
 
-    // Scaling: one put_object per fresh process, sizes up to max_gib, from sparse files.
+    // ---- scaling: one put_object per fresh process, sizes up to max_gib, from sparse files.
     std::vector<std::uint64_t> sizes = {16 * mib, 256 * mib, gib, 4 * gib};
     std::erase_if(sizes, [&](std::uint64_t s) { return s > options.max_gib * gib; });
     std::vector<Scaling> scaling;
     for (std::uint64_t size : sizes) {
-      const std::string file = dir / ("sparse-" + std::to_string(size) + ".bin");
+      const std::string file = dir / ("sparse-" + ten_digits(size) + ".bin");
       make_sparse_file(file, size);
       const std::string self = std::filesystem::read_symlink("/proc/self/exe");
       const auto [run, max_rss_kib] =
           run_measured(dir,
                        {self, "--child-case", "--url", http.url(), "--file", file, "--key",
-                        "scaling-" + std::to_string(size), "--location", "trailer"},
+                        "scaling-" + ten_digits(size), "--location", "trailer"},
                        {});
       auto fields = parse_fields(run.standard_output);
       if (run.exit_status != 0 || !fields.count("vm_hwm_kib"))
@@ -345,26 +497,21 @@ int main(int argc, char** argv) {
       std::filesystem::remove(file);
     }
 
-    // The real `s3up cp` process: wall time, ru_maxrss, and every allocation through the LD_PRELOAD counter.
+    // ---- the real `s3up cp` process: ru_maxrss, and every allocation through the LD_PRELOAD counter. Both
+    // sizes from sparse files whose names differ only in the digits of the size (see ten_digits).
     std::vector<CliRun> cli;
     for (const std::string location : {"trailer", "auto"}) {
       for (std::uint64_t size : {gib, 4 * gib}) {
         if (size > options.max_gib * gib) continue;
-        std::string file = data_file;
-        if (size != object_size) {
-          file = dir / ("sparse-cli-" + std::to_string(size) + ".bin");
-          make_sparse_file(file, size);
-        }
+        const std::string file = dir / ("sparse-cli-" + ten_digits(size) + ".bin");
+        make_sparse_file(file, size);
         const std::string counts_file = dir / "cp-allocations.txt";
-        const std::string key = "cp-" + location + "-" + std::to_string(size);
-        const auto [run, max_rss_kib] = run_measured(
-            dir,
-            {S3UP_CLI_PATH, "cp", file, std::string("s3://") + bucket + "/" + key, "--endpoint-url",
-             http.url(), "--region", region, "--checksum-algorithm", "CRC32", "--checksum-location", location,
-             "--quiet"},
-            {"AWS_ACCESS_KEY_ID=" + std::string(s3up::mock::default_access_key),
-             "AWS_SECRET_ACCESS_KEY=" + std::string(s3up::mock::default_secret_key),
-             "MAXRSS_EXEC_PRELOAD=" S3UP_ALLOC_PRELOAD_PATH, "S3UP_BENCH_ALLOC_OUT=" + counts_file});
+        const std::string key = "cp-" + location + "-" + ten_digits(size);
+        std::vector<std::string> environment = cp_environment();
+        environment.push_back("MAXRSS_EXEC_PRELOAD=" S3UP_ALLOC_PRELOAD_PATH);
+        environment.push_back("S3UP_BENCH_ALLOC_OUT=" + counts_file);
+        const auto [run, max_rss_kib] =
+            run_measured(dir, cp_argv(file, key, http.url(), location), environment);
         if (run.exit_status != 0) throw std::runtime_error("s3up cp failed for " + key);
         std::ifstream counts(counts_file);
         std::string line;
@@ -380,30 +527,39 @@ int main(int argc, char** argv) {
         cli.push_back({location, size, run.seconds, max_rss_kib, values["vm_hwm_kib"],
                        values["allocations"] + values["reallocations"], values["bytes"]});
         delete_object(http.url(), "", key);
-        if (file != data_file) std::filesystem::remove(file);
+        std::filesystem::remove(file);
       }
     }
 
     // ---- tables
     std::printf(
-        "put_bench: %s object from a page-cached file, mock server `s3up serve` in a child process on\n"
-        "loopback; median of %d runs (interleaved, after one untimed warm-up PUT per server); MB = 1e6\n"
-        "bytes. ratio = raw time / s3up time (> 1: s3up faster). Load average at start: %s\n\n",
+        "put_bench: %s object from a page-cached file; mock servers `s3up serve --no-md5-etag` (ETag from\n"
+        "the stored CRC32, which it verifies; no MD5) in child processes on loopback, plus one `s3up serve`\n"
+        "with the MD5 ETag on for the rows that say so. Median of %d runs, interleaved, after one untimed\n"
+        "warm-up round. MB = 1e6 bytes, GB = 1e9. Load average at start: %s\n\n",
         s3up::bench::size_text(object_size).c_str(), options.runs, load_at_start.c_str());
+
+    std::printf(
+        "server ingest: one PUT per run on a fresh connection, by the cheapest sender: UNSIGNED-PAYLOAD\n"
+        "with x-amz-checksum-crc32 computed in advance, head by send(), body by sendfile(2) from the page\n"
+        "cache; receiver time = connect to response read\n");
+    std::printf("%-50s %9s %7s %10s   %s\n", "receiver", "median s", "GB/s", "/ ceiling", "runs (s)");
+    const double ceiling = ingest.front().median;
+    for (const Ingest& r : ingest) {
+      std::printf("%-50s %9.3f %7.2f %10.2f   %s\n", r.name.c_str(), r.median,
+                  mb_per_s(object_size, r.median) / 1e3, ceiling / r.median, runs_text(r.seconds).c_str());
+    }
+
+    std::printf(
+        "\nend to end: ratio = raw PUT time / this time, raw PUT of the same scheme to the --no-md5-etag\n"
+        "server (> 1: faster than raw). `s3up cp` rows time the whole process (spawn, exec, start-up, "
+        "exit).\n");
     std::printf("%-52s %-6s %9s %9s %7s   %s\n", "case", "scheme", "median s", "MB/s", "ratio", "runs (s)");
     for (const Timed& t : timed) {
-      double raw = 0;
-      for (const Timed& r : timed)
-        if (r.raw && r.scheme == t.scheme) raw = r.median;
-      std::string runs;
-      for (double s : t.seconds) {
-        char text[16];
-        std::snprintf(text, sizeof text, "%.3f ", s);
-        runs += text;
-      }
       std::printf("%-52s %-6s %9.3f %9.1f %7.2f   %s\n", t.name.c_str(), t.scheme.c_str(), t.median,
-                  mb_per_s(object_size, t.median), raw / t.median, runs.c_str());
+                  mb_per_s(object_size, t.median), raw_median(t) / t.median, runs_text(t.seconds).c_str());
     }
+
     std::printf(
         "\nscaling: one put_object (CRC32 trailer, HTTP) per fresh client process, sparse source file\n");
     std::printf("%-9s %9s %9s %12s %12s %14s %12s %14s\n", "size", "seconds", "MB/s", "ru_maxrss", "VmHWM",
@@ -418,8 +574,9 @@ int main(int argc, char** argv) {
           static_cast<unsigned long long>(s.total_bytes), static_cast<unsigned long long>(s.put_allocations));
     }
     std::printf(
-        "\n`s3up cp` process (HTTP, CRC32; auto = header after a pre-read on a custom HTTP endpoint):\n"
-        "ru_maxrss from wait4; allocations counted by an LD_PRELOAD malloc from load to exit\n");
+        "\n`s3up cp` process (HTTP, CRC32, sparse source file; auto = header after a pre-read on a custom "
+        "HTTP\n"
+        "endpoint): ru_maxrss from wait4; allocations counted by an LD_PRELOAD malloc from load to exit\n");
     std::printf("%-9s %-9s %9s %9s %14s %10s %12s %14s\n", "location", "size", "seconds", "MB/s",
                 "ru_maxrss KiB", "VmHWM KiB", "allocations", "bytes");
     for (const CliRun& c : cli) {
@@ -429,29 +586,45 @@ int main(int argc, char** argv) {
                   static_cast<unsigned long long>(c.allocations),
                   static_cast<unsigned long long>(c.allocated_bytes));
     }
-    std::printf("\nmock server peak RSS: http %llu KiB, https %llu KiB\n",
+    std::printf("\nmock server peak RSS: http %llu KiB, https %llu KiB, http with MD5 ETag %llu KiB\n",
                 static_cast<unsigned long long>(http.peak_rss_kib()),
-                static_cast<unsigned long long>(https.peak_rss_kib()));
+                static_cast<unsigned long long>(https.peak_rss_kib()),
+                static_cast<unsigned long long>(http_md5.peak_rss_kib()));
 
     if (!options.json_path.empty()) {
       using s3up::bench::json_number;
       using s3up::bench::json_string;
       std::ofstream out(options.json_path);
       out << "{\n  \"benchmark\": \"put_bench\",\n  \"object_bytes\": " << object_size
-          << ",\n  \"runs\": " << options.runs << ",\n  \"statistic\": \"median\",\n  \"end_to_end\": [\n";
+          << ",\n  \"runs\": " << options.runs
+          << ",\n  \"statistic\": \"median\",\n  \"load_average\": " << json_string(load_at_start)
+          << ",\n  \"servers\": {\"default\": \"s3up serve --no-md5-etag\", \"md5_etag_rows\": \"s3up "
+             "serve\"},\n"
+          << "  \"server_ingest\": [\n";
+      for (std::size_t i = 0; i < ingest.size(); ++i) {
+        const Ingest& r = ingest[i];
+        out << "    {\"name\": " << json_string(r.name)
+            << ", \"receiver\": " << json_string(r.server ? "s3up serve" : "discarding sink")
+            << ", \"md5_etag\": " << (r.md5_etag ? "true" : "false")
+            << ", \"median_seconds\": " << json_number(r.median)
+            << ", \"gb_per_s\": " << json_number(mb_per_s(object_size, r.median) / 1e3)
+            << ", \"over_ceiling\": " << json_number(ceiling / r.median)
+            << ", \"seconds\": " << seconds_json(r.seconds) << "}" << (i + 1 < ingest.size() ? "," : "")
+            << "\n";
+      }
+      out << "  ],\n  \"end_to_end\": [\n";
       for (std::size_t i = 0; i < timed.size(); ++i) {
         const Timed& t = timed[i];
-        double raw = 0;
-        for (const Timed& r : timed)
-          if (r.raw && r.scheme == t.scheme) raw = r.median;
         out << "    {\"name\": " << json_string(t.name) << ", \"scheme\": " << json_string(t.scheme)
-            << ", \"raw\": " << (t.raw ? "true" : "false")
+            << ", \"sender\": " << json_string(sender_name(t.sender))
+            << ", \"location\": " << json_string(t.location)
+            << ", \"server_md5_etag\": " << (t.md5_etag ? "true" : "false")
+            << ", \"includes_process_start\": " << (t.sender == Sender::s3up_cp ? "true" : "false")
             << ", \"median_seconds\": " << json_number(t.median)
             << ", \"mb_per_s\": " << json_number(mb_per_s(object_size, t.median))
-            << ", \"raw_over_this\": " << json_number(raw / t.median) << ", \"seconds\": [";
-        for (std::size_t j = 0; j < t.seconds.size(); ++j)
-          out << (j ? ", " : "") << json_number(t.seconds[j]);
-        out << "]}" << (i + 1 < timed.size() ? "," : "") << "\n";
+            << ", \"raw_over_this\": " << json_number(raw_median(t) / t.median)
+            << ", \"seconds\": " << seconds_json(t.seconds) << "}" << (i + 1 < timed.size() ? "," : "")
+            << "\n";
       }
       out << "  ],\n  \"scaling\": [\n";
       for (std::size_t i = 0; i < scaling.size(); ++i)
@@ -466,7 +639,8 @@ int main(int argc, char** argv) {
             << "\n";
       }
       out << "  ],\n  \"server_peak_rss_kib\": {\"http\": " << http.peak_rss_kib()
-          << ", \"https\": " << https.peak_rss_kib() << "}\n}\n";
+          << ", \"https\": " << https.peak_rss_kib() << ", \"http_md5_etag\": " << http_md5.peak_rss_kib()
+          << "}\n}\n";
       if (!out.flush()) throw std::runtime_error("cannot write " + options.json_path);
     }
   } catch (const std::exception& error) {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -91,6 +92,19 @@ FileSource::FileSource(FileSource&& other) noexcept
       length_(other.length_),
       position_(other.position_),
       name_(std::move(other.name_)) {}
+
+std::unique_ptr<BodySource> FileSource::range(std::uint64_t offset, std::uint64_t length) const {
+  if (offset > length_ || length > length_ - offset) {
+    throw BodyError(BodyError::Kind::invalid_argument,
+                    "range of " + std::to_string(length) + " bytes at offset " + std::to_string(offset) +
+                        " goes beyond the end of " + name_ + " (" + std::to_string(length_) + " bytes)");
+  }
+  // The fd constructor checks the range against the file as it is now; the part borrows the descriptor, so
+  // parts read in parallel share it through pread and never move a file position.
+  auto part = std::make_unique<FileSource>(fd_, offset_ + offset, length);
+  part->name_ = name_;
+  return part;
+}
 
 std::size_t FileSource::read(std::span<std::byte> dest) {
   if (position_ >= length_) return 0;

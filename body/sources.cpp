@@ -1,5 +1,6 @@
 // body/sources.cpp: the in-memory, std::istream and callback body sources (FileSource is in file_source.cpp).
 #include <algorithm>
+#include <memory>
 #include <string>
 
 #include "s3up/body.h"
@@ -13,6 +14,15 @@ std::size_t MemorySource::read(std::span<std::byte> dest) {
   std::copy_n(data_.begin() + static_cast<std::ptrdiff_t>(position_), n, dest.begin());
   position_ += n;
   return n;
+}
+
+std::unique_ptr<BodySource> MemorySource::range(std::uint64_t offset, std::uint64_t length) const {
+  if (offset > data_.size() || length > data_.size() - offset) {
+    throw BodyError(BodyError::Kind::invalid_argument,
+                    "range of " + std::to_string(length) + " bytes at offset " + std::to_string(offset) +
+                        " goes beyond the end of a " + std::to_string(data_.size()) + "-byte memory body");
+  }
+  return std::make_unique<MemorySource>(data_.subspan(offset, length));
 }
 
 // ---- StreamSource

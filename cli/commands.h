@@ -16,6 +16,7 @@ enum ExitCode : int {
   exit_local_io = 3,       // a local file could not be read, or the body was not what it declared
   exit_service_error = 4,  // the server refused the request, or stored a checksum other than ours
   exit_network_error = 5,  // connection, TLS or timeout
+  exit_interrupted = 130,  // Ctrl-C (SIGINT) cancelled the command: 128 + SIGINT, as shells report it
 };
 
 int run_cp(const std::vector<std::string>& args);

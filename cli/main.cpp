@@ -16,7 +16,7 @@ namespace {
 constexpr const char* usage_text = R"(usage: s3up <command> [options]
 
 commands:
-  cp FILE s3://BUCKET/KEY   upload a file (s3up cp --help)
+  cp FILE|- s3://BUCKET/KEY upload a file or standard input, in parts when large (s3up cp --help)
   serve                     run the strict mock S3 server (s3up serve --help)
   demo                      upload to an embedded mock server in every mode and print a table
 
@@ -26,7 +26,8 @@ environment:
   S3UP_LOG_LEVEL            trace, debug, info, warn (default), error, off
 
 exit codes: 0 success, 1 other failure, 2 usage, 3 local I/O or body error,
-            4 server refused the request, 5 network or TLS failure
+            4 server refused the request, 5 network, TLS or timeout failure,
+            130 interrupted (Ctrl-C cancelled the command)
 )";
 
 // Logs go to stderr so that stdout stays for results ("listening on ..." lines, JSON, tables).

@@ -2,12 +2,13 @@
 // signing, logging and exchange steps shared by every request.
 #include <spdlog/spdlog.h>
 
-#include <ctime>
+#include <random>
 #include <string>
 #include <string_view>
 #include <utility>
 
 #include "client/client_impl.h"
+#include "client/test_hooks.h"
 #include "s3up/client.h"
 
 namespace s3up {
@@ -39,6 +40,8 @@ Client::Impl::Impl(ClientConfig requested) {
   transfer.connect_timeout = config.connect_timeout;
   transfer.request_timeout = config.request_timeout;
   transfer.stall_timeout = config.stall_timeout;
+  transfer.cancelled = &cancel_signal.flag();
+  random.seed(std::random_device{}());
   if (!config.verify_tls) {
     logger->warn("TLS certificate verification is off for {}: the server's identity is not checked",
                  config.endpoint_url);
@@ -53,8 +56,7 @@ std::optional<Error> Client::Impl::check_ready() const {
 SignedOutgoingRequest Client::Impl::sign(std::string method, RequestTarget request_target,
                                          std::vector<sigv4::Header> headers, std::string payload_hash) const {
   return sign_outgoing_request(std::move(method), std::move(request_target), std::move(headers),
-                               std::move(payload_hash), *config.credentials, config.region,
-                               static_cast<std::int64_t>(std::time(nullptr)));
+                               std::move(payload_hash), *config.credentials, config.region, clock.now());
 }
 
 Result<HttpResponse> Client::Impl::exchange(const SignedOutgoingRequest& request, BodyEncoder* upload,
@@ -65,7 +67,7 @@ Result<HttpResponse> Client::Impl::exchange(const SignedOutgoingRequest& request
   if (logger->should_log(spdlog::level::trace)) {
     logger->trace("canonical request:\n{}", without_session_token(request.canonical_request));
   }
-  auto response = perform_exchange(curl, transfer, request, upload, sink);
+  auto response = perform_exchange(curl, transfer, request, upload, sink, &last_exchange);
   if (!response) {
     logger->debug("{} {} failed: {}", request.method, request.target.url, response.error().to_string());
     return response;
@@ -88,6 +90,22 @@ Client& Client::operator=(Client&&) noexcept = default;
 
 const ClientConfig& Client::config() const {
   return impl_->config;
+}
+
+void Client::cancel() {
+  impl_->cancel_signal.cancel();
+}
+
+void Client::reset_cancel() {
+  impl_->cancel_signal.reset();
+}
+
+void ClientTestHooks::set_clock_offset(Client& client, std::chrono::seconds offset) {
+  client.impl_->clock.set_offset(offset);
+}
+
+std::chrono::seconds ClientTestHooks::clock_offset(const Client& client) {
+  return client.impl_->clock.offset();
 }
 
 }  // namespace s3up

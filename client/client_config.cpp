@@ -71,6 +71,17 @@ ResolvedConfig resolve_config(ClientConfig config) {
   if (config.checksum_algorithm == ChecksumAlgorithm::md5) {
     remember(config_error("MD5 is not an S3 checksum algorithm; use PutObjectOptions::content_md5"));
   }
+  // AWS_MAX_ATTEMPTS is not read here: retry.max_attempts is an explicit value (3 by default) that the
+  // environment could not tell from a chosen 3. The s3up command honours the variable, as the AWS CLI does.
+  if (config.retry.max_attempts < 1) {
+    remember(config_error("retry.max_attempts is " + std::to_string(config.retry.max_attempts) +
+                          "; it counts the first attempt, so it is at least 1 (1: no retry)"));
+  }
+  if (config.retry.base_delay.count() < 0 || config.retry.max_backoff.count() < 0 ||
+      config.connect_timeout.count() < 0 || config.request_timeout.count() < 0 ||
+      config.stall_timeout.count() < 0) {
+    remember(config_error("a retry delay or a timeout is negative"));
+  }
   if (config.chunk_size < min_chunk_size) {
     remember(config_error("chunk_size " + std::to_string(config.chunk_size) + " is below S3's minimum of " +
                           std::to_string(min_chunk_size) + " bytes"));

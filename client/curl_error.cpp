@@ -1,5 +1,6 @@
-// curl_error.cpp: curl result codes as typed Errors: tls for certificate and handshake failures, network for
-// the rest, with the CURLE_* name as the code and curl's own detail (CURLOPT_ERRORBUFFER) in the message.
+// curl_error.cpp: curl result codes as typed Errors: tls for certificate and handshake failures, protocol for
+// answers curl could not parse, network for the rest, with the CURLE_* name as the code and curl's own detail
+// (CURLOPT_ERRORBUFFER) in the message.
 #include <curl/curl.h>
 
 #include <array>
@@ -82,11 +83,21 @@ bool is_tls_failure(CURLcode code) {
   }
 }
 
+// The server answered, but not in HTTP curl could read: retrying the same server rarely helps. Our URLs are
+// always http or https (the endpoint is checked), so CURLE_UNSUPPORTED_PROTOCOL only comes from an answer
+// that is not HTTP/1.x at all, which curl takes for HTTP/0.9 and refuses.
+bool is_unreadable_answer(CURLcode code) {
+  return code == CURLE_WEIRD_SERVER_REPLY || code == CURLE_BAD_CONTENT_ENCODING ||
+         code == CURLE_UNSUPPORTED_PROTOCOL;
+}
+
 }  // namespace
 
 Error curl_error(CURLcode code, std::string_view error_buffer) {
   Error error;
-  error.kind = is_tls_failure(code) ? Error::Kind::tls : Error::Kind::network;
+  error.kind = is_tls_failure(code)         ? Error::Kind::tls
+               : is_unreadable_answer(code) ? Error::Kind::protocol
+                                            : Error::Kind::network;
   error.code = "CURLE_" + std::to_string(static_cast<int>(code));
   for (const auto& entry : curl_code_names) {
     if (entry.code == code) error.code = std::string(entry.name);

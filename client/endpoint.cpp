@@ -3,6 +3,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "client/error.h"
 #include "s3up/sigv4.h"
@@ -182,6 +183,13 @@ RequestTarget make_target(const Endpoint& endpoint, Addressing addressing, std::
   target.url =
       (endpoint.https ? "https://" : "http://") + target.host + sigv4::uri_encode(target.path, false);
   return target;
+}
+
+void add_query(RequestTarget& target, std::string name, std::string value) {
+  target.url += target.query.empty() ? '?' : '&';
+  target.url += sigv4::uri_encode(name, true);
+  if (!value.empty()) target.url += "=" + sigv4::uri_encode(value, true);
+  target.query.push_back({std::move(name), std::move(value)});
 }
 
 }  // namespace s3up

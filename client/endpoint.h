@@ -5,8 +5,10 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "s3up/client.h"
+#include "s3up/sigv4.h"
 
 namespace s3up {
 
@@ -41,11 +43,17 @@ bool use_virtual_hosting(Addressing addressing, const Endpoint& endpoint, std::s
 struct RequestTarget {
   std::string host;  // the Host header value, exactly as sent and signed
   std::string path;  // raw (decoded) absolute path, for the canonical request
-  std::string url;   // what curl requests: the path URI-encoded once, like the canonical URI
+  std::string url;   // what curl requests: the path URI-encoded once, like the canonical URI, then the query
+  std::vector<sigv4::QueryParameter> query;  // raw (decoded), signed in the canonical query string
 };
 
 // key may be empty for bucket requests ("/bucket" path-style, "/" virtual-hosted).
 RequestTarget make_target(const Endpoint& endpoint, Addressing addressing, std::string_view bucket,
                           std::string_view key);
+
+// Appends a query parameter (multipart sub-resources: ?uploads, ?uploadId=..&partNumber=..) to the URL,
+// encoded as the canonical query string encodes it, and to the parameters to sign. An empty value is sent
+// as the bare name ("?uploads"), which signs as "uploads=".
+void add_query(RequestTarget& target, std::string name, std::string value);
 
 }  // namespace s3up

@@ -26,6 +26,10 @@ std::string_view to_string(Error::Kind kind) {
       return "checksum_mismatch";
     case Error::Kind::protocol:
       return "protocol";
+    case Error::Kind::timeout:
+      return "timeout";
+    case Error::Kind::cancelled:
+      return "cancelled";
   }
   return "unknown";
 }
@@ -40,6 +44,7 @@ std::string Error::to_string() const {
   if (!code.empty()) text += " " + code;
   if (!message.empty()) text += ": " + message;
   if (!request_id.empty()) text += " (request id " + request_id + ")";
+  if (attempts > 1) text += " (after " + std::to_string(attempts) + " attempts)";
   return text;
 }
 
@@ -49,6 +54,14 @@ Error make_error(Error::Kind kind, std::string code, std::string message) {
   error.code = std::move(code);
   error.message = std::move(message);
   return error;
+}
+
+Error timeout_error(std::string code, std::string message) {
+  return make_error(Error::Kind::timeout, std::move(code), std::move(message));
+}
+
+Error cancelled_error() {
+  return make_error(Error::Kind::cancelled, "cancelled", "the call was cancelled (Client::cancel)");
 }
 
 Error body_error(const BodyError& error) {

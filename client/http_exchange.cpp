@@ -7,6 +7,8 @@
 #include <curl/curl.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <exception>
 #include <optional>
 #include <string>
@@ -17,11 +19,16 @@ namespace s3up {
 namespace {
 
 struct ExchangeState {
+  CURL* handle = nullptr;
   BodyEncoder* upload = nullptr;
   std::uint64_t upload_length = 0;  // upload->encoded_length(): the Content-Length
   const ResponseSink* sink = nullptr;
+  const std::atomic<bool>* cancelled = nullptr;
   HttpResponse response;
-  std::optional<Error> failure;  // first failure raised inside a callback
+  std::uint64_t header_bytes = 0;  // of the current response's header block
+  bool at_block_start = true;      // the next header line begins a header block: it is a status line
+  std::uint64_t sink_bytes = 0;    // handed to the sink (counted before the call: it may take some)
+  std::optional<Error> failure;    // first failure raised inside a callback
 };
 
 // The encoder writes straight into curl's upload buffer. It must produce exactly the Content-Length: a 0
@@ -85,17 +92,33 @@ std::size_t read_header(char* buffer, std::size_t size, std::size_t count, void*
     std::string_view line(buffer, length);
     // curl hands over whole header lines, line end included.
     while (!line.empty() && (line.back() == '\r' || line.back() == '\n')) line.remove_suffix(1);
-    if (line.starts_with("HTTP/")) {
+    // Only the first line of a block is a status line. A field line that merely begins with "HTTP/", taken
+    // for one, would reset the status mid-block (a 2xx body then goes to the error buffer, not the sink)
+    // and drop the fields before it (a checksum to verify).
+    const bool status_line = state->at_block_start && line.starts_with("HTTP/");
+    state->at_block_start = line.empty();
+    if (status_line) {
       // A new status line (after a 1xx, or a retried request): forget what the previous one said.
       state->response.headers.clear();
       state->response.reason.clear();
       state->response.status = 0;
+      state->header_bytes = 0;
+    }
+    state->header_bytes += length;
+    if (state->header_bytes > max_response_header_bytes) {
+      state->failure = make_error(
+          Error::Kind::protocol, "ResponseHeadersTooLarge",
+          "the server's response headers exceed " + std::to_string(max_response_header_bytes) + " bytes");
+      return 0;  // curl stops the transfer
+    }
+    if (status_line) {
       std::size_t space = line.find(' ');
       if (space != std::string_view::npos) {
         std::string_view rest = line.substr(space + 1);
         long status = 0;
         std::size_t at = 0;
-        while (at < rest.size() && rest[at] >= '0' && rest[at] <= '9')
+        // A status code has three digits (RFC 9110 §15); reading on could overflow `status`.
+        while (at < rest.size() && at < 3 && rest[at] >= '0' && rest[at] <= '9')
           status = status * 10 + (rest[at++] - '0');
         state->response.status = status;
         state->response.reason = std::string(trim_http_whitespace(rest.substr(at)));
@@ -117,8 +140,15 @@ std::size_t write_body(char* buffer, std::size_t size, std::size_t count, void* 
   std::size_t length = size * count;
   state->response.body_bytes += length;
   auto& response = state->response;
+  // Where the body goes follows curl's status, not our reading of the status line: curl decides what a
+  // status line is and reads odd ones its own way (an unreadable "HTTP/..." line is HTTP/1.0 200 to it). Had
+  // they disagreed, a 2xx body would go to the error buffer while the call reports success.
+  long curl_status = 0;
+  if (curl_easy_getinfo(state->handle, CURLINFO_RESPONSE_CODE, &curl_status) == CURLE_OK && curl_status != 0)
+    response.status = curl_status;
   if (state->sink != nullptr && response.successful()) {
     try {
+      state->sink_bytes += length;
       (*state->sink)(response, std::span(reinterpret_cast<const std::byte*>(buffer), length));
       return length;
     } catch (const std::exception& error) {
@@ -129,6 +159,13 @@ std::size_t write_body(char* buffer, std::size_t size, std::size_t count, void* 
     }
     return 0;  // aborts the transfer
   }
+  if (response.body_bytes > max_unstreamed_body_bytes) {
+    state->failure = make_error(Error::Kind::protocol, "ResponseTooLarge",
+                                "the server's HTTP " + std::to_string(response.status) +
+                                    " answer has a body over " + std::to_string(max_unstreamed_body_bytes) +
+                                    " bytes, which no S3 answer to this request has");
+    return 0;  // aborts the transfer
+  }
   std::size_t room = max_error_body_bytes - std::min(max_error_body_bytes, response.body.size());
   try {
     response.body.append(buffer, std::min(room, length));
@@ -136,6 +173,42 @@ std::size_t write_body(char* buffer, std::size_t size, std::size_t count, void* 
     return 0;
   }
   return length;  // the rest is counted but dropped: only the start of an error body is ever parsed
+}
+
+// curl's progress callback, called during the transfer at least once a second and on every read and write:
+// the one place the transfer can be stopped from outside. A non-zero return aborts it with
+// CURLE_ABORTED_BY_CALLBACK, reported as Error{cancelled}.
+int on_progress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+  auto* state = static_cast<ExchangeState*>(user);
+  return state->cancelled->load(std::memory_order_acquire) ? 1 : 0;
+}
+
+using Milliseconds = std::chrono::milliseconds;
+
+// What is left before the deadline, rounded up so that curl never stops before it.
+Milliseconds time_left(std::chrono::steady_clock::time_point deadline) {
+  return std::chrono::ceil<Milliseconds>(deadline - std::chrono::steady_clock::now());
+}
+
+// CURLE_OPERATION_TIMEDOUT stands for three limits; which one ran out is told by what was reached: the call's
+// deadline, else a connection (curl sets the pre-transfer time, on new and reused connections alike, once
+// the request is about to go out), else the stall limit during the transfer.
+Error timeout_failure(CURL* handle, const TransferSettings& settings, std::string_view detail) {
+  if (settings.deadline && time_left(*settings.deadline) <= Milliseconds(0)) {
+    return timeout_error("request_timeout", "request_timeout (" +
+                                                std::to_string(settings.request_timeout.count()) +
+                                                " ms for the whole call) ran out: " + std::string(detail));
+  }
+  curl_off_t pretransfer = 0;
+  curl_easy_getinfo(handle, CURLINFO_PRETRANSFER_TIME_T, &pretransfer);
+  if (pretransfer == 0) {
+    return timeout_error("connect_timeout", "no connection within connect_timeout (" +
+                                                std::to_string(settings.connect_timeout.count()) +
+                                                " ms): " + std::string(detail));
+  }
+  return timeout_error("stall_timeout", "no byte moved either way for stall_timeout (" +
+                                            std::to_string(settings.stall_timeout.count()) +
+                                            " s): " + std::string(detail));
 }
 
 }  // namespace
@@ -149,15 +222,34 @@ std::string_view HttpResponse::header(std::string_view lowercase_name) const {
 
 Result<HttpResponse> perform_exchange(CurlHandle& curl, const TransferSettings& settings,
                                       const SignedOutgoingRequest& request, BodyEncoder* upload,
-                                      const ResponseSink* sink) {
+                                      const ResponseSink* sink, ExchangeTrace* trace) {
+  ExchangeTrace ignored;
+  if (trace == nullptr) trace = &ignored;
+  *trace = {};
+  if (settings.cancelled != nullptr && settings.cancelled->load(std::memory_order_acquire)) {
+    return cancelled_error();
+  }
+  // The deadline may have passed before this exchange starts (a slow sign or pre-read): nothing is sent.
+  Milliseconds left{0};
+  if (settings.deadline) {
+    left = time_left(*settings.deadline);
+    if (left <= Milliseconds(0)) {
+      return timeout_error("request_timeout",
+                           "request_timeout (" + std::to_string(settings.request_timeout.count()) +
+                               " ms for the whole call) ran out before the request was sent");
+    }
+  }
+
   // Every option is set again on a reset handle, so nothing leaks from the previous request; the reset keeps
   // the connection cache, so keep-alive connections are reused.
   curl.reset();
   CURL* handle = curl.get();
   ExchangeState state;
+  state.handle = handle;
   state.upload = upload;
   state.upload_length = upload != nullptr ? upload->encoded_length() : 0;
   state.sink = sink;
+  state.cancelled = settings.cancelled;
   state.response.body.reserve(1024);
   char error_buffer[CURL_ERROR_SIZE] = {};
 
@@ -216,8 +308,14 @@ Result<HttpResponse> perform_exchange(CurlHandle& curl, const TransferSettings& 
     set(curl_easy_setopt(handle, CURLOPT_CONNECTTIMEOUT_MS,
                          static_cast<long>(settings.connect_timeout.count())));
   }
-  if (settings.request_timeout.count() > 0) {
-    set(curl_easy_setopt(handle, CURLOPT_TIMEOUT_MS, static_cast<long>(settings.request_timeout.count())));
+  if (settings.deadline) {
+    // This attempt may use what is left of the whole call's deadline, and no more.
+    set(curl_easy_setopt(handle, CURLOPT_TIMEOUT_MS, static_cast<long>(left.count())));
+  }
+  if (settings.cancelled != nullptr) {
+    set(curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, on_progress));
+    set(curl_easy_setopt(handle, CURLOPT_XFERINFODATA, &state));
+    set(curl_easy_setopt(handle, CURLOPT_NOPROGRESS, 0L));
   }
   if (settings.stall_timeout.count() > 0) {
     // Below 1 byte/s for stall_timeout seconds: nothing is moving at all.
@@ -231,9 +329,22 @@ Result<HttpResponse> perform_exchange(CurlHandle& curl, const TransferSettings& 
   curl_easy_setopt(handle, CURLOPT_ERRORBUFFER, nullptr);
   curl_easy_setopt(handle, CURLOPT_HTTPHEADER, nullptr);
 
-  // A body or sink failure explains the abort better than curl's CURLE_ABORTED_BY_CALLBACK does.
+  trace->upload_bytes = state.response.upload_bytes;
+  trace->sink_bytes = state.sink_bytes;
+  trace->date = std::string(state.response.header("date"));
+
+  // A body, sink or oversized-answer failure explains the abort better than curl's code does.
   if (state.failure) return std::move(*state.failure);
-  if (result != CURLE_OK) return curl_error(result, error_buffer);
+  if (result != CURLE_OK) {
+    if (settings.cancelled != nullptr && settings.cancelled->load(std::memory_order_acquire)) {
+      return cancelled_error();
+    }
+    if (result == CURLE_OPERATION_TIMEDOUT) {
+      return timeout_failure(handle, settings,
+                             error_buffer[0] != '\0' ? error_buffer : curl_easy_strerror(result));
+    }
+    return curl_error(result, error_buffer);
+  }
   long response_code = 0;
   curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &response_code);
   if (response_code != 0) state.response.status = response_code;

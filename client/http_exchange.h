@@ -3,10 +3,12 @@
 // (bounded) body collected for the caller.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -23,6 +25,12 @@ namespace s3up {
 // Error bodies are small XML documents; anything past this is counted but not kept, so a misbehaving server
 // cannot make the client buffer without bound.
 inline constexpr std::size_t max_error_body_bytes = 64 * 1024;
+// A body we do not stream to a sink (error documents, the empty body of a PUT's answer) that runs past this
+// is no S3 answer: the transfer stops there with Error{protocol, ResponseTooLarge} rather than read on.
+inline constexpr std::uint64_t max_unstreamed_body_bytes = 1024 * 1024;
+// The response header block, all lines together. S3 sends a few KiB; curl's own limit (300 KiB in 7.88)
+// would fail as an anonymous receive error, this one as Error{protocol, ResponseHeadersTooLarge}.
+inline constexpr std::uint64_t max_response_header_bytes = 256 * 1024;
 
 // curl's upload buffer, which the encoders write into directly. 256 KiB: four 64 KiB aws-chunked chunks
 // per read callback, few syscalls, still small. curl accepts 16 KiB to 2 MiB; benchmarks may retune it.
@@ -32,8 +40,20 @@ struct TransferSettings {
   bool verify_tls = true;
   std::string ca_bundle;  // empty: curl's default; else the only certificates trusted
   std::chrono::milliseconds connect_timeout{0};
-  std::chrono::milliseconds request_timeout{0};
   std::chrono::seconds stall_timeout{0};
+  // The deadline of the whole call (ClientConfig::request_timeout from its start): an exchange may take what
+  // is left of it. request_timeout itself only names the limit in messages.
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  std::chrono::milliseconds request_timeout{0};
+  // Client::cancel()'s flag, polled by curl's progress callback; null: not cancellable.
+  const std::atomic<bool>* cancelled = nullptr;
+};
+
+// What an exchange did, whether or not it succeeded: what the retry loop needs to decide.
+struct ExchangeTrace {
+  std::uint64_t upload_bytes = 0;  // encoded body bytes produced: 0 means the source was never read
+  std::uint64_t sink_bytes = 0;    // answer bytes handed to the sink: a retry would hand them over again
+  std::string date;                // the answer's Date header; "" when none arrived
 };
 
 struct HttpResponse {
@@ -53,15 +73,19 @@ struct HttpResponse {
 using ResponseSink = std::function<void(const HttpResponse& response, std::span<const std::byte> data)>;
 
 // Performs request. upload (PUT bodies) may be null; sink, when given, receives the body of a 2xx answer.
-// Errors: network / tls from curl; body when the encoder or the sink failed, when the encoder produced other
-// than encoded_length() bytes, or when curl had to resend the body (a reused connection died) and it could
-// not restart. Any HTTP status is a success here: a 2xx still needs upload_bytes and sent_bytes checked.
+// Errors: network / tls from curl; timeout (code connect_timeout, stall_timeout or request_timeout) when a
+// limit of settings ran out; cancelled when settings.cancelled was set; protocol for an answer we cannot
+// read or that is too large; body when the encoder or the sink failed, when the encoder produced other than
+// encoded_length() bytes, or when curl had to resend the body (a reused connection died) and it could not
+// restart. Any HTTP status is a success here: a 2xx still needs upload_bytes and sent_bytes checked. trace,
+// when given, is filled in either way.
 Result<HttpResponse> perform_exchange(CurlHandle& curl, const TransferSettings& settings,
                                       const SignedOutgoingRequest& request, BodyEncoder* upload,
-                                      const ResponseSink* sink);
+                                      const ResponseSink* sink, ExchangeTrace* trace = nullptr);
 
 // curl's code, its name as code and the error buffer in the message; tls for certificate and handshake
-// failures, network otherwise.
+// failures, protocol for an answer curl could not parse, network otherwise. (CURLE_OPERATION_TIMEDOUT and
+// CURLE_ABORTED_BY_CALLBACK are told apart by perform_exchange, which knows the limits and the cancel flag.)
 Error curl_error(CURLcode code, std::string_view error_buffer);
 
 }  // namespace s3up

@@ -1,7 +1,10 @@
-// put_object.cpp: PutObject in one request. Plans where the checksum travels, picks the payload mode and
-// its encoder (raw body, unsigned trailer, signed chunks with or without a trailer), pre-reads the body when
-// a header needs its digest, signs, streams, and checks the server's echo of the checksum.
+// put_object.cpp: PutObject in one request, and the streamed PUT it shares with UploadPart (put_body). Plans
+// where the checksum travels, picks the payload mode and its encoder (raw body, unsigned trailer, signed
+// chunks with or without a trailer), pre-reads the body when a header needs its digest, then per attempt
+// signs, streams, and checks that the answer confirms the body (every byte sent, an ETag, no stray body, the
+// checksum echoed as sent).
 #include <algorithm>
+#include <exception>
 #include <memory>
 #include <optional>
 #include <string>
@@ -10,6 +13,7 @@
 
 #include "client/client_impl.h"
 #include "client/error.h"
+#include "client/progress_source.h"
 #include "client/s3_error.h"
 #include "client/validation.h"
 #include "s3up/client.h"
@@ -23,10 +27,128 @@ Error preread_error(const BodyError& cause) {
   if (cause.kind() == BodyError::Kind::not_rewindable && error.message.find("trailer") == std::string::npos) {
     error.message +=
         " (a checksum header or Content-MD5 needs a pre-read and a rewind; send the checksum in an "
-        "aws-chunked "
-        "trailer instead: checksum location trailer)";
+        "aws-chunked trailer instead: checksum location trailer)";
   }
   return error;
+}
+
+// Whatever a source throws that is not a BodyError (a CallbackSource's callback may throw anything) is a
+// failed read: it must end the upload as a body error, never escape put_object.
+Error foreign_exception(const std::exception* error) {
+  return body_error(BodyError(BodyError::Kind::read_failed,
+                              error != nullptr ? std::string("the body source threw: ") + error->what()
+                                               : "the body source threw an unknown exception"));
+}
+
+// Everything about the PUT that stays the same from one attempt to the next, decided once.
+struct PutPlan {
+  ChecksumPlan checksum;
+  std::uint64_t size = 0;
+  bool signed_payload = false;
+  bool trailer = false;      // the checksum travels in an aws-chunked trailer
+  bool aws_chunked = false;  // the body is aws-chunked (a trailer, or signed chunks without one)
+  std::size_t chunk_size = default_chunk_size;
+  std::vector<sigv4::Header> headers;  // the request's own headers; the signer adds date, hash and token
+  std::string payload_hash;            // x-amz-content-sha256
+  std::string header_checksum;         // base64, when the checksum travels in a header
+};
+
+// The encoder of one attempt, made from scratch: a fresh checksum, and for signed chunks a fresh chain seeded
+// with this attempt's own signature. Never carried over from an earlier attempt.
+struct AttemptEncoder {
+  std::unique_ptr<BodyEncoder> encoder;
+  const std::optional<Digest>* trailer_checksum = nullptr;  // the encoder's, once the trailer is produced
+};
+
+AttemptEncoder make_encoder(const PutPlan& plan, const SignedOutgoingRequest& request, BodySource& body) {
+  AttemptEncoder out;
+  if (plan.aws_chunked && plan.signed_payload) {
+    sigv4::ChunkSigner signer(request.signing_key, request.amz_date, request.scope, request.seed_signature);
+    auto chunked = std::make_unique<SignedChunkEncoder>(
+        body, std::move(signer), plan.trailer ? make_checksum(*plan.checksum.algorithm) : nullptr,
+        plan.chunk_size);
+    out.trailer_checksum = &chunked->trailer_checksum();
+    out.encoder = std::move(chunked);
+  } else if (plan.aws_chunked) {
+    auto chunked =
+        std::make_unique<TrailerEncoder>(body, make_checksum(*plan.checksum.algorithm), plan.chunk_size);
+    out.trailer_checksum = &chunked->trailer_checksum();
+    out.encoder = std::move(chunked);
+  } else {
+    out.encoder = std::make_unique<RawBodyEncoder>(body);
+  }
+  return out;
+}
+
+bool only_whitespace(std::string_view text) {
+  return text.find_first_not_of(" \t\r\n") == std::string_view::npos;
+}
+
+// A 2xx is only a success if it confirms the object. Every byte must have been produced and gone out (never
+// report a truncated body as uploaded, even when a server answers before reading all of it). S3 answers
+// PutObject with an ETag and an empty body: a body that is an <Error> document is a failure dressed as a 2xx,
+// anything else in it, or no ETag, is not an answer to this request (a proxy's page, a garbled reply).
+std::optional<Error> check_confirmation(const HttpResponse& response, std::uint64_t declared) {
+  if (response.upload_bytes != declared || response.sent_bytes != declared) {
+    return body_error(BodyError(BodyError::Kind::ended_early,
+                                "the server answered " + std::to_string(response.status) + " after " +
+                                    std::to_string(std::min(response.upload_bytes, response.sent_bytes)) +
+                                    " of " + std::to_string(declared) + " body bytes"));
+  }
+  if (!only_whitespace(response.body)) {
+    if (parse_s3_error(response.body)) return service_error(response);
+    Error error = make_error(Error::Kind::protocol, "UnexpectedResponseBody",
+                             "the server answered " + std::to_string(response.status) + " with a " +
+                                 std::to_string(response.body_bytes) +
+                                 "-byte body that is no PutObject answer (S3 sends none)");
+    error.http_status = response.status;
+    error.request_id = std::string(response.header("x-amz-request-id"));
+    return error;
+  }
+  if (response.header("etag").empty()) {
+    Error error = make_error(Error::Kind::protocol, "MissingETag",
+                             "the server answered " + std::to_string(response.status) +
+                                 " without the ETag that confirms a stored object");
+    error.http_status = response.status;
+    error.request_id = std::string(response.header("x-amz-request-id"));
+    return error;
+  }
+  return std::nullopt;
+}
+
+// What one attempt's answer means: the result, or why it is not one.
+Result<PutObjectResult> put_result(const HttpResponse& response, const AttemptEncoder& encoder,
+                                   const PutPlan& plan, const std::string& payload_hash, int attempt) {
+  if (!response.successful()) return service_error(response);
+  if (auto error = check_confirmation(response, encoder.encoder->encoded_length())) return *error;
+
+  std::string checksum_sent = plan.header_checksum;
+  if (plan.trailer) {
+    if (encoder.trailer_checksum == nullptr || !encoder.trailer_checksum->has_value()) {
+      return body_error(BodyError(BodyError::Kind::ended_early, "the checksum trailer was never produced"));
+    }
+    checksum_sent = (*encoder.trailer_checksum)->base64();
+  }
+
+  PutObjectResult result;
+  result.http_status = response.status;
+  result.etag = std::string(response.header("etag"));
+  result.request_id = std::string(response.header("x-amz-request-id"));
+  result.bytes = plan.size;
+  result.checksum_algorithm = plan.checksum.algorithm;
+  result.checksum_location = plan.checksum.location;
+  result.payload_mode = payload_hash;
+  result.checksum_sent = std::move(checksum_sent);
+  result.attempts = attempt;
+  if (plan.checksum.algorithm) {
+    result.checksum_returned = std::string(response.header(header_name(*plan.checksum.algorithm)));
+    if (!result.checksum_returned.empty() && result.checksum_returned != result.checksum_sent) {
+      return checksum_mismatch_error(
+          response, "the server stored " + std::string(algorithm_name(*plan.checksum.algorithm)) + " " +
+                        result.checksum_returned + " but " + result.checksum_sent + " was sent");
+    }
+  }
+  return result;
 }
 
 }  // namespace
@@ -38,133 +160,111 @@ Result<PutObjectResult> Client::put_object(std::string_view bucket, std::string_
   if (auto error = validate_bucket(bucket)) return *error;
   if (auto error = validate_key(key)) return *error;
   if (auto error = validate_header_value("content_type", options.content_type)) return *error;
-  std::optional<ChecksumAlgorithm> requested =
-      options.checksum_algorithm ? options.checksum_algorithm : impl.config.checksum_algorithm;
-  if (requested == ChecksumAlgorithm::md5) {
+  StreamedPut put;
+  put.target = impl.target(bucket, key);
+  put.operation = "PUT s3://" + std::string(bucket) + "/" + std::string(key);
+  put.algorithm = options.checksum_algorithm ? options.checksum_algorithm : impl.config.checksum_algorithm;
+  put.location = options.checksum_location.value_or(impl.config.checksum_location);
+  put.signed_payload = options.signed_payload;
+  put.content_md5 = options.content_md5;
+  put.content_type = options.content_type;
+  if (options.progress) put.progress = &options.progress;
+  return impl.put_body(put, body);
+}
+
+Result<PutObjectResult> Client::Impl::put_body(const StreamedPut& put, BodySource& source) {
+  if (put.algorithm == ChecksumAlgorithm::md5) {
     return make_error(Error::Kind::invalid_argument, "InvalidArgument",
                       "MD5 is not an S3 checksum algorithm; use PutObjectOptions::content_md5");
   }
-  std::optional<std::uint64_t> size = body.size();
+  std::optional<std::uint64_t> size = source.size();
   if (!size) {
-    return body_error(BodyError(BodyError::Kind::unknown_length, "put_object needs a body of known size"));
+    return body_error(
+        BodyError(BodyError::Kind::unknown_length, "a PUT needs a body of known size (upload() takes any)"));
   }
+  // Before the pre-read, which may read gigabytes: a cancel() already made stops the call here.
+  if (cancel_signal.cancelled()) return cancelled_error();
 
-  EndpointTraits traits{impl.endpoint.https, impl.endpoint.is_aws() || impl.config.endpoint_accepts_trailers};
-  ChecksumPlan plan =
-      plan_checksum(requested, options.checksum_location.value_or(impl.config.checksum_location),
-                    *impl.config.checksum_calculation, traits, *size);
+  PutPlan plan;
+  plan.size = *size;
+  plan.chunk_size = config.chunk_size;
+  plan.signed_payload = put.signed_payload;
+  EndpointTraits traits{endpoint.https, endpoint.is_aws() || config.endpoint_accepts_trailers};
+  plan.checksum = plan_checksum(put.algorithm, put.location, *config.checksum_calculation, traits, *size);
   // No algorithm means no checksum wherever it was meant to go; location none means no algorithm.
-  if (!plan.algorithm || plan.location == ChecksumLocation::automatic) plan.location = ChecksumLocation::none;
-  if (plan.location == ChecksumLocation::none) plan.algorithm.reset();
+  if (!plan.checksum.algorithm || plan.checksum.location == ChecksumLocation::automatic) {
+    plan.checksum.location = ChecksumLocation::none;
+  }
+  if (plan.checksum.location == ChecksumLocation::none) plan.checksum.algorithm.reset();
 
   // Payload modes (reference §1): an aws-chunked body for a trailer, or for a signed payload that has no
   // checksum header to pre-read for (signed chunks need no second pass); the raw body otherwise.
-  const bool signed_payload = options.signed_payload;
-  const bool trailer = plan.location == ChecksumLocation::trailer;
-  const bool aws_chunked = trailer || (plan.location == ChecksumLocation::none && signed_payload);
-  const bool header = plan.location == ChecksumLocation::header;
+  plan.trailer = plan.checksum.location == ChecksumLocation::trailer;
+  plan.aws_chunked =
+      plan.trailer || (plan.checksum.location == ChecksumLocation::none && plan.signed_payload);
+  const bool header = plan.checksum.location == ChecksumLocation::header;
 
+  // The pre-read runs once, not per attempt: it needs a rewindable source, and a rewound source yields the
+  // same bytes again, so its digests hold for every attempt. Were the bytes to change between passes, the
+  // server's own check of the header checksum (BadDigest) would refuse the upload; nothing is stored wrong.
   PrereadDigests digests;
-  if (header || options.content_md5) {
+  if (header || put.content_md5) {
     try {
-      digests = impl.preread_buffer().run(body, header ? plan.algorithm : std::nullopt,
-                                          header && signed_payload, options.content_md5);
+      digests = preread_buffer().run(source, header ? plan.checksum.algorithm : std::nullopt,
+                                     header && plan.signed_payload, put.content_md5);
     } catch (const BodyError& error) {
       return preread_error(error);
+    } catch (const std::exception& error) {
+      return foreign_exception(&error);
+    } catch (...) {
+      return foreign_exception(nullptr);
     }
   }
 
-  std::string payload_hash;
-  std::vector<sigv4::Header> headers;
-  std::string checksum_sent;
-  if (aws_chunked) {
-    payload_hash = std::string(
-        signed_payload ? (trailer ? sigv4::streaming_signed_payload_trailer : sigv4::streaming_signed_payload)
-                       : sigv4::streaming_unsigned_payload_trailer);
-    headers.push_back({"content-encoding", "aws-chunked"});
-    headers.push_back({"x-amz-decoded-content-length", std::to_string(*size)});
-    if (trailer) {
-      headers.push_back({"x-amz-trailer", std::string(header_name(*plan.algorithm))});
-      headers.push_back({"x-amz-sdk-checksum-algorithm", std::string(algorithm_name(*plan.algorithm))});
+  if (plan.aws_chunked) {
+    plan.payload_hash =
+        std::string(plan.signed_payload ? (plan.trailer ? sigv4::streaming_signed_payload_trailer
+                                                        : sigv4::streaming_signed_payload)
+                                        : sigv4::streaming_unsigned_payload_trailer);
+    plan.headers.push_back({"content-encoding", "aws-chunked"});
+    plan.headers.push_back({"x-amz-decoded-content-length", std::to_string(*size)});
+    if (plan.trailer) {
+      plan.headers.push_back({"x-amz-trailer", std::string(header_name(*plan.checksum.algorithm))});
+      plan.headers.push_back(
+          {"x-amz-sdk-checksum-algorithm", std::string(algorithm_name(*plan.checksum.algorithm))});
     }
   } else {
-    payload_hash = signed_payload && digests.payload_sha256 ? digests.payload_sha256->hex()
-                                                            : std::string(sigv4::unsigned_payload);
+    plan.payload_hash = plan.signed_payload && digests.payload_sha256 ? digests.payload_sha256->hex()
+                                                                      : std::string(sigv4::unsigned_payload);
     if (header) {
-      checksum_sent = digests.checksum->base64();
-      headers.push_back({std::string(header_name(*plan.algorithm)), checksum_sent});
-      headers.push_back({"x-amz-sdk-checksum-algorithm", std::string(algorithm_name(*plan.algorithm))});
+      plan.header_checksum = digests.checksum->base64();
+      plan.headers.push_back({std::string(header_name(*plan.checksum.algorithm)), plan.header_checksum});
+      plan.headers.push_back(
+          {"x-amz-sdk-checksum-algorithm", std::string(algorithm_name(*plan.checksum.algorithm))});
     }
   }
-  if (options.content_md5) headers.push_back({"content-md5", digests.content_md5->base64()});
-  if (!options.content_type.empty()) headers.push_back({"content-type", options.content_type});
+  if (put.content_md5) plan.headers.push_back({"content-md5", digests.content_md5->base64()});
+  if (!put.content_type.empty()) plan.headers.push_back({"content-type", put.content_type});
 
-  SignedOutgoingRequest request =
-      impl.sign("PUT", impl.target(bucket, key), std::move(headers), std::move(payload_hash));
-
-  std::unique_ptr<BodyEncoder> encoder;
-  const std::optional<Digest>* trailer_checksum = nullptr;
-  try {
-    if (aws_chunked && signed_payload) {
-      sigv4::ChunkSigner signer(request.signing_key, request.amz_date, request.scope, request.seed_signature);
-      auto chunked = std::make_unique<SignedChunkEncoder>(body, std::move(signer),
-                                                          trailer ? make_checksum(*plan.algorithm) : nullptr,
-                                                          impl.config.chunk_size);
-      trailer_checksum = &chunked->trailer_checksum();
-      encoder = std::move(chunked);
-    } else if (aws_chunked) {
-      auto chunked =
-          std::make_unique<TrailerEncoder>(body, make_checksum(*plan.algorithm), impl.config.chunk_size);
-      trailer_checksum = &chunked->trailer_checksum();
-      encoder = std::move(chunked);
-    } else {
-      encoder = std::make_unique<RawBodyEncoder>(body);
+  logger->debug("{}: {} bytes, checksum {} in {}, content-md5 {}", put.operation, *size,
+                plan.checksum.algorithm ? algorithm_name(*plan.checksum.algorithm) : "none",
+                to_string(plan.checksum.location), put.content_md5 ? "yes" : "no");
+  // The bytes the encoder takes are counted for the progress callback; the pre-read above is not sending.
+  std::optional<ProgressSource> counted;
+  BodySource& body = put.progress != nullptr ? counted.emplace(source, *put.progress) : source;
+  return with_retries<PutObjectResult>(put.operation, &body, [&](int attempt) -> Result<PutObjectResult> {
+    // Signed per attempt: a new x-amz-date, so a new seed signature for the chunk chain.
+    SignedOutgoingRequest request = sign("PUT", put.target, plan.headers, plan.payload_hash);
+    AttemptEncoder encoder;
+    try {
+      encoder = make_encoder(plan, request, body);
+    } catch (const BodyError& error) {
+      return body_error(error);
     }
-  } catch (const BodyError& error) {
-    return body_error(error);
-  }
-
-  impl.logger->debug("put s3://{}/{}: {} bytes, checksum {} in {}, content-md5 {}", bucket, key, *size,
-                     plan.algorithm ? algorithm_name(*plan.algorithm) : "none", to_string(plan.location),
-                     options.content_md5 ? "yes" : "no");
-  auto response = impl.exchange(request, encoder.get(), nullptr);
-  if (!response) return response.error();
-  if (!response->successful()) return service_error(response.value());
-
-  // A 2xx is only a success if every byte was produced and went out: never report a truncated body as
-  // uploaded, even when a server answers before reading all of it.
-  const std::uint64_t declared = encoder->encoded_length();
-  if (response->upload_bytes != declared || response->sent_bytes != declared) {
-    return body_error(BodyError(BodyError::Kind::ended_early,
-                                "the server answered " + std::to_string(response->status) + " after " +
-                                    std::to_string(std::min(response->upload_bytes, response->sent_bytes)) +
-                                    " of " + std::to_string(declared) + " body bytes"));
-  }
-  if (trailer) {
-    if (trailer_checksum == nullptr || !trailer_checksum->has_value()) {
-      return body_error(BodyError(BodyError::Kind::ended_early, "the checksum trailer was never produced"));
-    }
-    checksum_sent = (*trailer_checksum)->base64();
-  }
-
-  PutObjectResult result;
-  result.http_status = response->status;
-  result.etag = std::string(response->header("etag"));
-  result.request_id = std::string(response->header("x-amz-request-id"));
-  result.bytes = *size;
-  result.checksum_algorithm = plan.algorithm;
-  result.checksum_location = plan.location;
-  result.payload_mode = request.payload_hash;
-  result.checksum_sent = std::move(checksum_sent);
-  if (plan.algorithm) {
-    result.checksum_returned = std::string(response->header(header_name(*plan.algorithm)));
-    if (!result.checksum_returned.empty() && result.checksum_returned != result.checksum_sent) {
-      return checksum_mismatch_error(
-          response.value(), "the server stored " + std::string(algorithm_name(*plan.algorithm)) + " " +
-                                result.checksum_returned + " but " + result.checksum_sent + " was sent");
-    }
-  }
-  return result;
+    auto response = exchange(request, encoder.encoder.get(), nullptr);
+    if (!response) return response.error();
+    return put_result(response.value(), encoder, plan, request.payload_hash, attempt);
+  });
 }
 
 }  // namespace s3up

@@ -25,7 +25,7 @@ SignedOutgoingRequest sign_outgoing_request(std::string method, RequestTarget ta
   }
   for (auto& header : headers) out.headers.push_back(std::move(header));
 
-  sigv4::RequestToSign request{method, target.path, {}, out.headers, payload_hash};
+  sigv4::RequestToSign request{method, target.path, target.query, out.headers, payload_hash};
   sigv4::SignedRequest signed_request = sigv4::sign_request(request, credentials, out.scope, out.amz_date);
 
   out.method = std::move(method);

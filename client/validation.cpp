@@ -42,6 +42,41 @@ bool looks_like_ipv4(std::string_view name) {
   return digits_only && dots == 3;
 }
 
+// Well-formed UTF-8 (RFC 3629): no overlong forms, no surrogates, nothing above U+10FFFF. S3 keys are UTF-8;
+// other bytes would be percent-encoded into a URI that S3 refuses or, worse, stores under a name no other
+// tool can spell. Returns the offset of the first bad byte, or npos.
+std::size_t invalid_utf8_at(std::string_view text) {
+  std::size_t at = 0;
+  while (at < text.size()) {
+    auto byte = static_cast<unsigned char>(text[at]);
+    std::size_t length = 0;
+    unsigned char low = 0x80, high = 0xBF;  // the range of the second byte
+    if (byte < 0x80) {
+      ++at;
+      continue;
+    } else if (byte >= 0xC2 && byte <= 0xDF) {
+      length = 2;
+    } else if (byte >= 0xE0 && byte <= 0xEF) {
+      length = 3;
+      if (byte == 0xE0) low = 0xA0;   // overlong
+      if (byte == 0xED) high = 0x9F;  // surrogates
+    } else if (byte >= 0xF0 && byte <= 0xF4) {
+      length = 4;
+      if (byte == 0xF0) low = 0x90;   // overlong
+      if (byte == 0xF4) high = 0x8F;  // above U+10FFFF
+    } else {
+      return at;
+    }
+    if (text.size() - at < length) return at;
+    for (std::size_t i = 1; i < length; ++i) {
+      auto next = static_cast<unsigned char>(text[at + i]);
+      if (i == 1 ? (next < low || next > high) : (next < 0x80 || next > 0xBF)) return at;
+    }
+    at += length;
+  }
+  return std::string_view::npos;
+}
+
 // Prefixes and suffixes S3 reserves (access points, Object Lambda, directory and table buckets...).
 constexpr std::array<std::string_view, 3> reserved_prefixes = {"xn--", "sthree-", "amzn-s3-demo-"};
 constexpr std::array<std::string_view, 5> reserved_suffixes = {"-s3alias", "--ol-s3", ".mrap", "--x-s3",
@@ -83,6 +118,9 @@ std::optional<Error> validate_key(std::string_view key) {
           "key", "",
           "contains a control character (byte " + std::to_string(static_cast<unsigned char>(c)) + ")");
     }
+  }
+  if (std::size_t at = invalid_utf8_at(key); at != std::string_view::npos) {
+    return invalid("key", "", "not valid UTF-8 (at byte " + std::to_string(at) + ")");
   }
   return std::nullopt;
 }

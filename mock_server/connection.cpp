@@ -11,6 +11,8 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <thread>
+#include <utility>
 
 namespace s3up::mock {
 
@@ -81,6 +83,31 @@ std::size_t Connection::read_some(std::span<std::byte> out) {
 }
 
 bool Connection::write_all(std::span<const std::byte> data) {
+  if (response_delay_.count() > 0) {
+    auto until = std::chrono::steady_clock::now() + std::exchange(response_delay_, {});
+    if (!sleep_until(until)) return false;
+  }
+  return write_bytes(data);
+}
+
+bool Connection::send_continue() {
+  if (ignore_expect_) return true;
+  constexpr std::string_view interim = "HTTP/1.1 100 Continue\r\n\r\n";
+  return write_bytes(std::as_bytes(std::span(interim.data(), interim.size())));
+}
+
+bool Connection::sleep_until(std::chrono::steady_clock::time_point until) {
+  // Short naps rather than one long sleep, so that Server::stop() is not held up by a delay fault.
+  constexpr auto nap = std::chrono::milliseconds(20);
+  while (!interrupted_) {
+    auto now = std::chrono::steady_clock::now();
+    if (now >= until) return true;
+    std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(until - now, nap));
+  }
+  return false;
+}
+
+bool Connection::write_bytes(std::span<const std::byte> data) {
   while (!data.empty()) {
     if (interrupted_) return false;
     if (ssl_) {
@@ -134,6 +161,16 @@ void Connection::linger_close(std::uint64_t max_bytes, int timeout_ms) {
   close();
 }
 
+void Connection::reset() {
+  std::lock_guard lock(fd_mutex_);
+  if (!fd_) return;
+  // A zero linger time makes close() discard unsent data and send RST: the client sees ECONNRESET.
+  linger abort{1, 0};
+  ::setsockopt(fd_.get(), SOL_SOCKET, SO_LINGER, &abort, sizeof abort);
+  ssl_.reset();  // no close_notify: the connection dies mid-exchange
+  fd_.reset();
+}
+
 void Connection::interrupt() {
   interrupted_ = true;
   std::lock_guard lock(fd_mutex_);
@@ -151,6 +188,25 @@ BufferedReader::BufferedReader(Connection& connection, std::size_t capacity)
       buffer_(std::make_unique_for_overwrite<std::byte[]>(capacity)),
       capacity_(capacity) {}
 
+void BufferedReader::throttle(std::uint64_t bytes_per_second) {
+  bytes_per_second_ = bytes_per_second;
+  paced_bytes_ = 0;
+  pace_start_ = std::chrono::steady_clock::now();
+}
+
+// Throttled, the socket is read a twentieth of a second's worth at a time, so the kernel's receive buffer
+// fills and TCP flow control slows the sender down.
+std::size_t BufferedReader::socket_read_limit() const {
+  if (bytes_per_second_ == 0) return capacity_;
+  return static_cast<std::size_t>(std::clamp<std::uint64_t>(bytes_per_second_ / 20, 1, capacity_ / 4));
+}
+
+void BufferedReader::pace(std::size_t n) {
+  paced_bytes_ += n;
+  auto due = pace_start_ + std::chrono::microseconds(paced_bytes_ * 1000000 / bytes_per_second_);
+  connection_.sleep_until(due);
+}
+
 bool BufferedReader::fill() {
   if (begin_ > 0) {
     std::memmove(buffer_.get(), buffer_.get() + begin_, end_ - begin_);
@@ -158,22 +214,28 @@ bool BufferedReader::fill() {
     begin_ = 0;
   }
   if (end_ == capacity_) return false;
-  std::size_t n = connection_.read_some({buffer_.get() + end_, capacity_ - end_});
+  std::size_t n =
+      connection_.read_some({buffer_.get() + end_, std::min(capacity_ - end_, socket_read_limit())});
   end_ += n;
   return n > 0;
 }
 
 std::size_t BufferedReader::read(std::span<std::byte> out) {
   if (out.empty()) return 0;
+  out = out.first(std::min(out.size(), socket_read_limit()));
   if (begin_ == end_) {
     begin_ = end_ = 0;
     // Large reads go straight into the caller's buffer (the object's final buffer): one copy less.
-    if (out.size() >= capacity_ / 2) return connection_.read_some(out);
+    if (out.size() >= capacity_ / 2) {
+      std::size_t n = connection_.read_some(out);
+      consumed_ += n;
+      return n;
+    }
     if (!fill()) return 0;
   }
   std::size_t n = std::min(out.size(), end_ - begin_);
   std::memcpy(out.data(), buffer_.get() + begin_, n);
-  begin_ += n;
+  consume(n);
   return n;
 }
 

@@ -1,7 +1,7 @@
 // disk_store.cpp: the ObjectStore over a data directory. Names on disk never come from the request text
 // directly: a bucket directory is the hex of the bucket name and an object file is the SHA-256 of its key,
 // so no key ("../../x", "a/b", 1024 bytes long) can escape data_dir or exceed NAME_MAX. A PUT is staged in
-// data_dir/.staging and renamed into place at commit.
+// data_dir/.staging and renamed into place at commit; multipart parts wait there as files too.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -103,6 +103,38 @@ class DiskWriter final : public ObjectWriter {
   bool ok_ = false;
 };
 
+// A received part: its staging file, deleted with the last reference (upload aborted, or object complete).
+class DiskPart final : public StoredPart {
+ public:
+  explicit DiskPart(fs::path path) : path_(std::move(path)) {}
+  ~DiskPart() override { ::unlink(path_.c_str()); }
+  fs::path path_;
+};
+
+// Appends the file at `path` to `out`: copy_file_range first, read/write where the kernel cannot.
+bool append_file(int out, const fs::path& path) {
+  UniqueFd in(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!in) return false;
+  for (;;) {
+    ssize_t n = ::copy_file_range(in.get(), nullptr, out, nullptr, std::size_t{1} << 30, 0);
+    if (n == 0) return true;
+    if (n > 0) continue;
+    if (errno == EINTR) continue;
+    if (errno != EXDEV && errno != ENOSYS && errno != EINVAL && errno != EOPNOTSUPP) return false;
+    break;
+  }
+  auto buffer = std::make_unique_for_overwrite<std::byte[]>(staging_buffer_size);
+  for (;;) {
+    ssize_t n = ::read(in.get(), buffer.get(), staging_buffer_size);
+    if (n == 0) return true;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    if (!write_fully(out, buffer.get(), static_cast<std::size_t>(n))) return false;
+  }
+}
+
 class DiskStore final : public ObjectStore {
  public:
   explicit DiskStore(const std::string& data_dir) : root_(data_dir), staging_(root_ / ".staging") {
@@ -137,41 +169,44 @@ class DiskStore final : public ObjectStore {
 
   std::unique_ptr<ObjectWriter> begin_put(const std::string& bucket, const std::string& key,
                                           std::optional<std::uint64_t> /*size*/) override {
-    fs::path path = staging_ / (std::to_string(next_staging_++) + ".part");
-    return std::make_unique<DiskWriter>(bucket, key, path);
+    return std::make_unique<DiskWriter>(bucket, key, next_staging_path());
   }
 
   bool commit_put(std::unique_ptr<ObjectWriter> writer, const StoredObject& meta) override {
     auto& disk = static_cast<DiskWriter&>(*writer);
-    if (!disk.finish()) return false;
-    fs::path meta_staging = disk.path_;
-    meta_staging.replace_extension(".meta");
+    if (!disk.finish() || !publish(disk.path_, disk.bucket_, disk.key_, meta)) return false;
+    disk.committed_ = true;
+    return true;
+  }
+
+  std::unique_ptr<ObjectWriter> begin_part(std::optional<std::uint64_t> /*size*/) override {
+    return std::make_unique<DiskWriter>(std::string(), std::string(), next_staging_path());
+  }
+
+  std::shared_ptr<const StoredPart> keep_part(std::unique_ptr<ObjectWriter> writer) override {
+    auto& disk = static_cast<DiskWriter&>(*writer);
+    if (!disk.finish()) return nullptr;
+    disk.committed_ = true;  // the file is the part's now
+    return std::make_shared<DiskPart>(disk.path_);
+  }
+
+  // The parts are concatenated into a new staging file (copy_file_range: in the kernel, or a reflink on
+  // filesystems that have them), so the disk briefly holds the object twice; memory stays at one buffer.
+  bool commit_multipart(const std::string& bucket, const std::string& key,
+                        std::span<const std::shared_ptr<const StoredPart>> parts,
+                        const StoredObject& meta) override {
+    fs::path path = next_staging_path();
+    bool ok;
     {
-      std::ofstream out(meta_staging, std::ios::binary | std::ios::trunc);
-      out << meta_magic << '\n'
-          << "key " << text_hex(disk.key_) << '\n'
-          << "size " << meta.size << '\n'
-          << "etag " << text_hex(meta.etag) << '\n'
-          << "content-type " << text_hex(meta.content_type) << '\n';
-      if (meta.checksum)
-        out << "checksum " << text_hex(meta.checksum->first) << ' ' << text_hex(meta.checksum->second)
-            << '\n';
-      if (!out.flush()) {
-        fs::remove(meta_staging);
-        return false;
-      }
+      UniqueFd out(::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
+      ok = static_cast<bool>(out);
+      for (std::size_t i = 0; ok && i < parts.size(); ++i)
+        ok = append_file(out.get(), static_cast<const DiskPart&>(*parts[i]).path_);
     }
-    std::unique_lock lock(mutex_);
-    std::error_code error;
-    fs::create_directory(bucket_dir(disk.bucket_), error);
-    fs::path base = object_base(disk.bucket_, disk.key_);
-    fs::rename(disk.path_, data_path(base), error);
-    if (!error) fs::rename(meta_staging, meta_path(base), error);
-    if (error) {
-      fs::remove(meta_staging);
+    if (!ok || !publish(path, bucket, key, meta)) {
+      ::unlink(path.c_str());
       return false;
     }
-    disk.committed_ = true;
     return true;
   }
 
@@ -215,6 +250,44 @@ class DiskStore final : public ObjectStore {
   }
 
  private:
+  fs::path next_staging_path() { return staging_ / (std::to_string(next_staging_++) + ".part"); }
+
+  // Writes the metadata beside the staged data file, then renames both into the bucket. The caller still
+  // owns the data file when this fails.
+  bool publish(const fs::path& data_staging, const std::string& bucket, const std::string& key,
+               const StoredObject& meta) {
+    fs::path meta_staging = data_staging;
+    meta_staging.replace_extension(".meta");
+    {
+      std::ofstream out(meta_staging, std::ios::binary | std::ios::trunc);
+      out << meta_magic << '\n'
+          << "key " << text_hex(key) << '\n'
+          << "size " << meta.size << '\n'
+          << "etag " << text_hex(meta.etag) << '\n'
+          << "content-type " << text_hex(meta.content_type) << '\n'
+          << "parts " << meta.parts << '\n';
+      if (meta.checksum)
+        out << "checksum " << text_hex(meta.checksum->first) << ' ' << text_hex(meta.checksum->second)
+            << '\n';
+      if (!meta.checksum_type.empty()) out << "checksum-type " << text_hex(meta.checksum_type) << '\n';
+      if (!out.flush()) {
+        fs::remove(meta_staging);
+        return false;
+      }
+    }
+    std::unique_lock lock(mutex_);
+    std::error_code error;
+    fs::create_directory(bucket_dir(bucket), error);
+    fs::path base = object_base(bucket, key);
+    fs::rename(data_staging, data_path(base), error);
+    if (!error) fs::rename(meta_staging, meta_path(base), error);
+    if (error) {
+      fs::remove(meta_staging);
+      return false;
+    }
+    return true;
+  }
+
   fs::path bucket_dir(const std::string& bucket) const { return root_ / ("b-" + text_hex(bucket)); }
   fs::path object_base(const std::string& bucket, const std::string& key) const {
     return bucket_dir(bucket) / compute_checksum(ChecksumAlgorithm::sha256, key).hex();
@@ -234,6 +307,8 @@ class DiskStore final : public ObjectStore {
       if (name == "size") meta.size = std::stoull(first);
       if (name == "etag") meta.etag = text_unhex(first).value_or("");
       if (name == "content-type") meta.content_type = text_unhex(first).value_or("");
+      if (name == "parts") meta.parts = std::stoi(first);
+      if (name == "checksum-type") meta.checksum_type = text_unhex(first).value_or("");
       if (name == "checksum")
         meta.checksum.emplace(text_unhex(first).value_or(""), text_unhex(second).value_or(""));
     }

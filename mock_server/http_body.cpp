@@ -1,10 +1,13 @@
-// http_body.cpp: Content-Length and HTTP/1.1 chunked request bodies, and the interim 100 Continue.
+// http_body.cpp: the framing a head announces, Content-Length and HTTP/1.1 chunked request bodies, and the
+// interim 100 Continue.
 #include "http_body.h"
 
 #include <algorithm>
+#include <string>
 #include <string_view>
 
 #include "connection.h"
+#include "http_request.h"
 
 namespace s3up::mock {
 
@@ -34,9 +37,7 @@ RequestBody::Result RequestBody::read(std::span<std::byte> out) {
   if (state_ == State::start) {
     // The client holds the body back until it sees this; sending it only now means an early error answer
     // (bad signature, missing bucket) saves the upload.
-    if (expect_continue_ &&
-        !reader_.connection().write_all(std::string_view("HTTP/1.1 100 Continue\r\n\r\n")))
-      return fail(Status::truncated);
+    if (expect_continue_ && !reader_.connection().send_continue()) return fail(Status::truncated);
     remaining_ = content_length_;
     state_ = framing_ == Framing::length ? State::data : State::chunk_size;
   }
@@ -111,6 +112,37 @@ RequestBody::Result RequestBody::read_chunked(std::span<std::byte> out) {
         return fail(Status::malformed);
     }
   }
+}
+
+std::optional<S3Error> body_framing(const HttpRequest& request, RequestBody::Framing& framing,
+                                    std::uint64_t& length) {
+  framing = RequestBody::Framing::none;
+  length = 0;
+  auto transfer_encoding = request.value("transfer-encoding");
+  auto content_length = request.value("content-length");
+  if (transfer_encoding) {
+    // Both at once is how requests get smuggled (RFC 9112 §6.3): refuse rather than guess.
+    if (content_length)
+      return s3_error(400, "BadRequest", "Content-Length and Transfer-Encoding are both present");
+    if (!ascii_iequals(trim_http_whitespace(*transfer_encoding), "chunked")) {
+      S3Error error = s3_error(501, "NotImplemented",
+                               "A header you provided implies functionality that is not implemented");
+      error.details.emplace_back("Header", "Transfer-Encoding");
+      return error;
+    }
+    framing = RequestBody::Framing::chunked;
+    return std::nullopt;
+  }
+  if (content_length) {
+    std::string_view text = trim_http_whitespace(*content_length);
+    if (text.empty() || text.size() > 19 ||
+        !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      return s3_error(400, "BadRequest", "Invalid Content-Length");
+    }
+    framing = RequestBody::Framing::length;
+    length = std::stoull(std::string(text));
+  }
+  return std::nullopt;
 }
 
 }  // namespace s3up::mock

@@ -1,14 +1,19 @@
-// http_body.h: the request body as the HTTP layer frames it (Content-Length or Transfer-Encoding: chunked),
-// delivered as a plain byte stream; it answers "Expect: 100-continue" when the body is first read.
+// http_body.h: the request body as the HTTP layer frames it (Content-Length or Transfer-Encoding: chunked,
+// as the head announces), delivered as a plain byte stream; it answers "Expect: 100-continue" when the body
+// is first read.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
+
+#include "s3_error.h"
 
 namespace s3up::mock {
 
 class BufferedReader;
+struct HttpRequest;
 
 class RequestBody {
  public:
@@ -46,5 +51,10 @@ class RequestBody {
   std::uint64_t remaining_ = 0;  // of the body (length) or of the current chunk (chunked)
   std::uint64_t received_ = 0;
 };
+
+// How the request's head frames its body (RFC 9112 §6.3), or why it cannot be read: then the connection
+// must close after the answer, as nothing tells where the next request starts.
+std::optional<S3Error> body_framing(const HttpRequest& request, RequestBody::Framing& framing,
+                                    std::uint64_t& length);
 
 }  // namespace s3up::mock

@@ -1,4 +1,5 @@
-// http_request.cpp: parses the HTTP/1.1 request line and header fields, within max_header_block.
+// http_request.cpp: parses the HTTP/1.1 request line and header fields, within max_header_block and
+// max_header_fields.
 #include "http_request.h"
 
 #include <algorithm>
@@ -128,6 +129,11 @@ HeadStatus read_request_head(BufferedReader& reader, HttpRequest& request) {
   if (head_length > max_header_block) return HeadStatus::too_large;
 
   std::string_view head(reinterpret_cast<const char*>(reader.buffered().data()), head_length - 2);
+  std::size_t request_line = head.find("\r\n");
+  if (request_line != std::string_view::npos && head.size() - (request_line + 2) > max_header_fields) {
+    reader.consume(head_length);
+    return HeadStatus::too_large;
+  }
   request = HttpRequest{};
   bool first = true;
   bool ok = true;

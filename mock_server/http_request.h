@@ -14,7 +14,12 @@ namespace s3up::mock {
 
 class BufferedReader;
 
-inline constexpr std::size_t max_header_block = 64 * 1024;  // request line + header fields + blank line
+// S3 refuses more than 8 KiB of header fields with RequestHeaderSectionTooLarge (its error document says
+// <MaxSizeAllowed>8192</MaxSizeAllowed>); so does the mock, counting each field line with its CRLF. The
+// request line may take up to 8 KiB more (a 1024-byte key percent-encodes to 3 KiB): the whole head is
+// buffered within max_header_block, a fixed bound on what one request head can make the server hold.
+inline constexpr std::size_t max_header_fields = 8192;
+inline constexpr std::size_t max_header_block = 16 * 1024;  // request line + header fields + blank line
 
 struct HttpHeader {
   std::string name;   // as received
@@ -37,7 +42,7 @@ struct HttpRequest {
   bool expects_continue() const;
 };
 
-enum class HeadStatus { ok, closed, too_large, malformed };
+enum class HeadStatus { ok, closed, too_large, malformed };  // too_large: either limit above
 
 // Reads one request head. `closed` means the client closed (or the server stopped) before sending a byte.
 HeadStatus read_request_head(BufferedReader& reader, HttpRequest& request);

@@ -11,6 +11,10 @@ std::string_view reason_phrase(int status) {
       return "OK";
     case 204:
       return "No Content";
+    case 301:
+      return "Moved Permanently";
+    case 307:
+      return "Temporary Redirect";
     case 400:
       return "Bad Request";
     case 403:
@@ -23,14 +27,24 @@ std::string_view reason_phrase(int status) {
       return "Conflict";
     case 411:
       return "Length Required";
+    case 412:
+      return "Precondition Failed";
+    case 413:
+      return "Content Too Large";
+    case 429:
+      return "Too Many Requests";
     case 431:
       return "Request Header Fields Too Large";
     case 500:
       return "Internal Server Error";
     case 501:
       return "Not Implemented";
+    case 502:
+      return "Bad Gateway";
     case 503:
       return "Service Unavailable";
+    case 504:
+      return "Gateway Timeout";
     default:
       return "Unknown";
   }

@@ -1,8 +1,10 @@
 // memory_store.cpp: the in-memory ObjectStore. Objects are immutable shared buffers, so a GET streams one
-// without holding the lock while a PUT of the same key replaces it; freed buffers go back to a PagePool.
+// without holding the lock while a PUT of the same key replaces it; freed buffers go back to a PagePool. A
+// multipart object is the list of its parts' buffers: completing an upload copies no byte.
 #include <map>
 #include <mutex>
 #include <shared_mutex>
+#include <vector>
 
 #include "object_store.h"
 
@@ -36,6 +38,12 @@ class MemoryWriter final : public ObjectWriter {
   bool fixed_;
 };
 
+class MemoryPart final : public StoredPart {
+ public:
+  explicit MemoryPart(std::shared_ptr<const ObjectBuffer> buffer) : buffer_(std::move(buffer)) {}
+  std::shared_ptr<const ObjectBuffer> buffer_;
+};
+
 class MemoryStore final : public ObjectStore {
  public:
   bool has_bucket(const std::string& bucket) const override {
@@ -65,7 +73,26 @@ class MemoryStore final : public ObjectStore {
   bool commit_put(std::unique_ptr<ObjectWriter> writer, const StoredObject& meta) override {
     auto& memory = static_cast<MemoryWriter&>(*writer);
     std::unique_lock lock(mutex_);
-    buckets_[memory.bucket_][memory.key_] = Entry{meta, std::move(memory.buffer_)};
+    buckets_[memory.bucket_][memory.key_] = Entry{meta, {std::move(memory.buffer_)}};
+    return true;
+  }
+
+  std::unique_ptr<ObjectWriter> begin_part(std::optional<std::uint64_t> size) override {
+    return std::make_unique<MemoryWriter>(std::string(), std::string(), size, pool_);
+  }
+
+  std::shared_ptr<const StoredPart> keep_part(std::unique_ptr<ObjectWriter> writer) override {
+    return std::make_shared<MemoryPart>(std::move(static_cast<MemoryWriter&>(*writer).buffer_));
+  }
+
+  bool commit_multipart(const std::string& bucket, const std::string& key,
+                        std::span<const std::shared_ptr<const StoredPart>> parts,
+                        const StoredObject& meta) override {
+    Entry entry{meta, {}};
+    entry.data.reserve(parts.size());
+    for (const auto& part : parts) entry.data.push_back(static_cast<const MemoryPart&>(*part).buffer_);
+    std::unique_lock lock(mutex_);
+    buckets_[bucket][key] = std::move(entry);
     return true;
   }
 
@@ -102,7 +129,7 @@ class MemoryStore final : public ObjectStore {
  private:
   struct Entry {
     StoredObject meta;
-    std::shared_ptr<const ObjectBuffer> data;
+    std::vector<std::shared_ptr<const ObjectBuffer>> data;  // one buffer, or the parts in order
   };
   using Bucket = std::map<std::string, Entry>;
 

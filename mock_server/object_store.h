@@ -1,5 +1,6 @@
 // object_store.h: where verified objects live. A PutObject streams into an ObjectWriter (the object's final
-// buffer, or a staging file) and becomes visible only at commit_put(), so a failed request stores nothing.
+// buffer, or a staging file) and becomes visible only at commit_put(), so a failed request stores nothing;
+// the parts of multipart uploads wait in the store until they are linked into an object.
 // Two backends: memory, and a data directory on disk. Both are safe to use from many connection threads.
 #pragma once
 
@@ -9,6 +10,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "page_memory.h"
 #include "s3up/mock_server.h"
@@ -57,11 +59,20 @@ class ObjectWriter {
   virtual std::span<const std::byte> fixed_buffer() const { return {}; }
 };
 
-// What a GET sends: the bytes in memory, or an open file.
+// What a GET sends: the bytes in memory (one buffer, or a multipart object's parts in order), or an open
+// file.
 struct ObjectContent {
   StoredObject meta;
-  std::shared_ptr<const ObjectBuffer> memory;
+  std::vector<std::shared_ptr<const ObjectBuffer>> memory;
   UniqueFd file;
+};
+
+// A part of a multipart upload, kept by the store apart from every object until CompleteMultipartUpload
+// links parts into one (commit_multipart) or the upload goes away; the last reference frees it (memory) or
+// deletes its file (disk).
+class StoredPart {
+ public:
+  virtual ~StoredPart() = default;
 };
 
 enum class DeleteBucketResult { deleted, missing, not_empty };
@@ -80,6 +91,15 @@ class ObjectStore {
                                                   std::optional<std::uint64_t> size) = 0;
   // Publishes the object (creating its bucket if needed). False on a storage failure (disk full...).
   virtual bool commit_put(std::unique_ptr<ObjectWriter> writer, const StoredObject& meta) = 0;
+
+  // Multipart uploads: a part streams into a writer from begin_part() exactly like an object, keep_part()
+  // keeps it (nullptr on a storage failure), and commit_multipart() publishes parts, in order, as one
+  // object. The memory store links the parts' buffers without copying; the disk store concatenates files.
+  virtual std::unique_ptr<ObjectWriter> begin_part(std::optional<std::uint64_t> size) = 0;
+  virtual std::shared_ptr<const StoredPart> keep_part(std::unique_ptr<ObjectWriter> writer) = 0;
+  virtual bool commit_multipart(const std::string& bucket, const std::string& key,
+                                std::span<const std::shared_ptr<const StoredPart>> parts,
+                                const StoredObject& meta) = 0;
 
   virtual std::optional<StoredObject> head(const std::string& bucket, const std::string& key) const = 0;
   virtual std::optional<ObjectContent> get(const std::string& bucket, const std::string& key) const = 0;

@@ -21,29 +21,26 @@ namespace {
 
 constexpr std::size_t max_raw_read = 1 << 20;
 
-// S3 stores this checksum for an object uploaded without one (reference §5.3).
-constexpr ChecksumAlgorithm default_checksum = ChecksumAlgorithm::crc64nvme;
-
 // Every digest of the decoded object, fed once per block while the block is still in cache; the ETag's MD5
 // may instead trail on its own thread through the writer's fixed buffer (etag_md5.h).
 class ObjectDigests {
  public:
   ObjectDigests(const PutPlan& plan, const ObjectWriter& writer)
-      : checksum_(make_checksum(plan.checksum.algorithm.value_or(default_checksum))),
-        md5_(writer.fixed_buffer()) {
+      : checksum_(make_checksum(plan.checksum.algorithm.value_or(plan.default_checksum))) {
     if (plan.mode == PayloadMode::signed_payload) payload_sha256_ = std::make_unique<Sha256>();
+    if (plan.md5_etag || plan.checksum.content_md5) md5_.emplace(writer.fixed_buffer());
   }
   // data: the object's next bytes, already in the writer's buffer.
   void update(std::span<const std::byte> data) {
     checksum_->update(data);
     if (payload_sha256_) payload_sha256_->update(data);
-    md5_.update(data);
+    if (md5_) md5_->update(data);
     size_ += data.size();
   }
 
   std::unique_ptr<Checksum> checksum_;
   std::unique_ptr<Sha256> payload_sha256_;
-  EtagMd5 md5_;
+  std::optional<EtagMd5> md5_;
   std::uint64_t size_ = 0;
 };
 
@@ -205,21 +202,27 @@ std::optional<S3Error> verify_digests(const PutPlan& plan, ObjectDigests& digest
     }
   }
   object.checksum.emplace(std::string(header_name(digests.checksum_->algorithm())), computed.base64());
-  Digest md5 = digests.md5_.finish();
-  if (plan.checksum.content_md5 && !(md5 == *plan.checksum.content_md5)) {
+  object.checksum_type = "FULL_OBJECT";  // a single PUT's checksum always covers the whole object
+  std::optional<Digest> md5;
+  if (digests.md5_) md5 = digests.md5_->finish();
+  if (plan.checksum.content_md5 && !(*md5 == *plan.checksum.content_md5)) {
     S3Error error =
         s3_error(400, "BadDigest", "The Content-MD5 you specified did not match what we received.");
     error.details.emplace_back("ExpectedDigest", plan.checksum.content_md5_text);
-    error.details.emplace_back("CalculatedDigest", md5.base64());
+    error.details.emplace_back("CalculatedDigest", md5->base64());
     return error;
   }
   object.size = digests.size_;
+  // Without the MD5 (ServerOptions::md5_etag off) the ETag is the stored checksum in hex: as opaque to
+  // clients as S3's SSE-KMS ETags, and still different for different content.
+  const Digest& etag_digest = plan.md5_etag ? *md5 : computed;
   // Built in a fixed buffer: string concatenation here trips a GCC 12 -Wrestrict false positive at -O2.
-  std::array<char, 34> etag{};
+  std::array<char, 2 + 2 * max_digest_size> etag{};
+  std::size_t hex_size = 2 * etag_digest.size();
   etag.front() = '"';
-  md5.hex_to(std::span(etag).subspan(1, 32));
-  etag.back() = '"';
-  object.etag.assign(etag.data(), etag.size());
+  etag_digest.hex_to(std::span(etag).subspan(1, hex_size));
+  etag[hex_size + 1] = '"';
+  object.etag.assign(etag.data(), hex_size + 2);
   object.content_type = plan.content_type;
   return std::nullopt;
 }
@@ -232,6 +235,22 @@ S3Error body_read_error(const RequestBody& body, RequestBody::Status status) {
     return content_length_error(body.content_length(), body.received());
   }
   return body_terminated_error();
+}
+
+std::optional<S3Error> announced_size(const PutPlan& plan, const RequestBody& body,
+                                      std::optional<std::uint64_t>& size) {
+  size.reset();
+  if (body.framing() == RequestBody::Framing::none) {
+    return s3_error(411, "MissingContentLength", "You must provide the Content-Length HTTP header.");
+  }
+  if (is_streaming(plan.mode)) {
+    size = plan.decoded_length;  // plan_put_object checked it against the limit
+  } else if (body.framing() == RequestBody::Framing::length) {
+    if (body.content_length() > plan.max_size)
+      return entity_too_large_error(body.content_length(), plan.max_size);
+    size = body.content_length();
+  }
+  return std::nullopt;
 }
 
 std::optional<S3Error> receive_put_object(const PutPlan& plan, const VerifiedAuth& auth, RequestBody& body,

@@ -21,6 +21,12 @@ std::optional<S3Error> receive_put_object(const PutPlan& plan, const VerifiedAut
                                           ObjectWriter& writer, std::span<std::byte> scratch,
                                           StoredObject& object);
 
+// The size of the object a PutObject or UploadPart body holds, as announced (x-amz-decoded-content-length,
+// or Content-Length) so that its buffer is allocated once; nullopt when HTTP chunked framing announces none.
+// MissingContentLength without any framing, EntityTooLarge past plan.max_size.
+std::optional<S3Error> announced_size(const PutPlan& plan, const RequestBody& body,
+                                      std::optional<std::uint64_t>& size);
+
 // The S3 error for a body that ended badly: short of Content-Length, cut off by a silent client, or broken
 // HTTP chunked framing.
 S3Error body_read_error(const RequestBody& body, RequestBody::Status status);

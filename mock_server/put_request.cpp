@@ -128,6 +128,7 @@ std::optional<S3Error> plan_put_object(const HttpRequest& request, const ServerO
   }
   plan.mode = *mode;
   plan.max_size = options.max_object_size;
+  plan.md5_etag = options.md5_etag;
   // Scaleway-like services refuse every trailer, whatever it names, before looking at anything else.
   if (options.reject_trailers && request.find("x-amz-trailer")) return invalid_request(unsupported_trailer);
   if (plan.mode == PayloadMode::signed_payload) plan.payload_sha256 = ascii_lowercase(content_sha256);

@@ -43,6 +43,10 @@ struct PutPlan {
   ChecksumExpectation checksum;
   std::string content_type;
   std::uint64_t max_size = 0;  // ServerOptions::max_object_size: an HTTP chunked raw body stops there
+  bool md5_etag = true;        // ServerOptions::md5_etag
+  // The checksum computed and stored when the request carries none: S3 stores a CRC64NVME for such an object
+  // (reference §5.3); an UploadPart computes its upload's algorithm instead.
+  ChecksumAlgorithm default_checksum = ChecksumAlgorithm::crc64nvme;
 };
 
 std::optional<S3Error> plan_put_object(const HttpRequest& request, const ServerOptions& options,

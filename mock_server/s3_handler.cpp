@@ -18,12 +18,12 @@
 #include "s3_error.h"
 #include "s3up/checksum.h"
 #include "s3up/sigv4.h"
+#include "small_body.h"
 
 namespace s3up::mock {
 
 namespace {
 
-constexpr std::uint64_t max_small_body = 1 << 20;  // CreateBucketConfiguration and the like
 constexpr std::uint64_t max_linger_bytes = 64ULL << 20;
 constexpr int linger_timeout_ms = 2000;
 constexpr std::size_t max_key_length = 1024;
@@ -126,43 +126,7 @@ struct S3Handler::Reply {
 
 S3Handler::S3Handler(const ServerOptions& options, ObjectStore& store, ServerCounters& counters,
                      spdlog::logger& logger)
-    : options_(options), store_(store), counters_(counters), logger_(logger) {}
-
-namespace {
-
-// How the HTTP layer frames the body, or why it cannot be read (then the connection closes).
-std::optional<S3Error> body_framing(const HttpRequest& request, RequestBody::Framing& framing,
-                                    std::uint64_t& length) {
-  framing = RequestBody::Framing::none;
-  length = 0;
-  auto transfer_encoding = request.value("transfer-encoding");
-  auto content_length = request.value("content-length");
-  if (transfer_encoding) {
-    // Both at once is how requests get smuggled (RFC 9112 §6.3): refuse rather than guess.
-    if (content_length)
-      return s3_error(400, "BadRequest", "Content-Length and Transfer-Encoding are both present");
-    if (!ascii_iequals(trim_http_whitespace(*transfer_encoding), "chunked")) {
-      S3Error error = s3_error(501, "NotImplemented",
-                               "A header you provided implies functionality that is not implemented");
-      error.details.emplace_back("Header", "Transfer-Encoding");
-      return error;
-    }
-    framing = RequestBody::Framing::chunked;
-    return std::nullopt;
-  }
-  if (content_length) {
-    std::string_view text = trim_http_whitespace(*content_length);
-    if (text.empty() || text.size() > 19 ||
-        !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-      return s3_error(400, "BadRequest", "Invalid Content-Length");
-    }
-    framing = RequestBody::Framing::length;
-    length = std::stoull(std::string(text));
-  }
-  return std::nullopt;
-}
-
-}  // namespace
+    : options_(options), store_(store), counters_(counters), logger_(logger), multipart_(options, store) {}
 
 bool S3Handler::serve(const HttpRequest& request, BufferedReader& reader, std::span<std::byte> scratch) {
   ++counters_.requests;
@@ -211,13 +175,8 @@ S3Handler::Reply S3Handler::dispatch(Exchange& exchange) {
     return *error;
   }
 
-  for (const auto& parameter : exchange.query) {
-    // SDKs add x-id=<Operation> for tracing; every other parameter selects a sub-resource we do not have.
-    if (parameter.name != "x-id") return not_implemented("The '" + parameter.name + "' query parameter");
-  }
-  if (method == "POST") return not_implemented("POST");
-
   std::string bucket = virtual_host_bucket(request, options_);
+  const bool virtual_hosted = !bucket.empty();
   std::string key;
   std::string_view rest = std::string_view(exchange.path).substr(1);
   if (bucket.empty()) {
@@ -226,6 +185,16 @@ S3Handler::Reply S3Handler::dispatch(Exchange& exchange) {
     key = slash == std::string_view::npos ? std::string() : std::string(rest.substr(slash + 1));
   } else {
     key = rest;
+  }
+
+  // ?uploads and ?uploadId= select the multipart operations, which check their own parameters.
+  auto multipart_op = multipart_operation(method, !key.empty(), exchange.query);
+  if (!multipart_op) {
+    for (const auto& parameter : exchange.query) {
+      // SDKs add x-id=<Operation> for tracing; every other parameter selects a sub-resource we do not have.
+      if (parameter.name != "x-id") return not_implemented("The '" + parameter.name + "' query parameter");
+    }
+    if (method == "POST") return not_implemented("POST");
   }
 
   if (bucket.empty())
@@ -238,6 +207,7 @@ S3Handler::Reply S3Handler::dispatch(Exchange& exchange) {
   if (key.size() > max_key_length) {
     return s3_error(400, "KeyTooLongError", "Your key is too long");
   }
+  if (multipart_op) return multipart(exchange, *multipart_op, bucket, key, virtual_hosted);
   if (key.empty()) {
     if (method == "PUT") return create_bucket(exchange, bucket);
     if (method == "HEAD") return head_bucket(exchange, bucket);
@@ -248,38 +218,6 @@ S3Handler::Reply S3Handler::dispatch(Exchange& exchange) {
   if (method == "DELETE") return delete_object(exchange, bucket, key);
   return get_object(exchange, bucket, key);
 }
-
-namespace {
-
-// Reads the (small) body of a request other than PutObject and checks x-amz-content-sha256 against it.
-std::optional<S3Error> receive_small_body(const HttpRequest& request, RequestBody& body,
-                                          std::span<std::byte> scratch) {
-  std::string content_sha256 =
-      ascii_lowercase(trim_http_whitespace(request.value("x-amz-content-sha256").value_or("")));
-  auto mode = parse_payload_mode(content_sha256);
-  if (!mode)
-    return s3_error(400, "InvalidArgument",
-                    "x-amz-content-sha256 must be UNSIGNED-PAYLOAD or a valid sha256 value.");
-  if (is_streaming(*mode)) return not_implemented("An aws-chunked body outside PutObject");
-  Sha256 sha256;
-  while (!body.complete()) {
-    auto result = body.read(scratch);
-    if (result.size > 0) {
-      if (body.received() > max_small_body)
-        return s3_error(400, "MaxMessageLengthExceeded", "Your request was too big.");
-      sha256.update(scratch.first(result.size));
-    } else if (result.status != RequestBody::Status::end) {
-      return body_read_error(body, result.status);
-    }
-  }
-  if (*mode == PayloadMode::signed_payload) {
-    std::string computed = sha256.finish().hex();
-    if (computed != content_sha256) return content_sha256_mismatch_error(content_sha256, computed);
-  }
-  return std::nullopt;
-}
-
-}  // namespace
 
 S3Handler::Reply S3Handler::create_bucket(Exchange& exchange, const std::string& bucket) {
   if (auto error = receive_small_body(exchange.request, exchange.body, exchange.scratch)) return *error;
@@ -326,17 +264,8 @@ S3Handler::Reply S3Handler::put_object(Exchange& exchange, const std::string& bu
   if (!options_.auto_create_buckets && !store_.has_bucket(bucket)) return no_such_bucket(bucket);
 
   RequestBody& body = exchange.body;
-  if (body.framing() == RequestBody::Framing::none) {
-    return s3_error(411, "MissingContentLength", "You must provide the Content-Length HTTP header.");
-  }
-  std::optional<std::uint64_t> size;  // as announced; plan_put_object checked a decoded length's limit
-  if (is_streaming(plan.mode)) {
-    size = plan.decoded_length;
-  } else if (body.framing() == RequestBody::Framing::length) {
-    if (body.content_length() > options_.max_object_size)
-      return entity_too_large_error(body.content_length(), options_.max_object_size);
-    size = body.content_length();
-  }
+  std::optional<std::uint64_t> size;
+  if (auto error = announced_size(plan, body, size)) return *error;
 
   auto writer = store_.begin_put(bucket, key, size);
   StoredObject object;
@@ -372,8 +301,10 @@ S3Handler::Reply S3Handler::get_object(Exchange& exchange, const std::string& bu
   reply.head.headers.push_back({"Accept-Ranges", "bytes"});
   auto mode = exchange.request.value("x-amz-checksum-mode");
   if (meta.checksum && mode && ascii_iequals(trim_http_whitespace(*mode), "ENABLED")) {
+    // A multipart object's COMPOSITE value keeps its "-<part count>" suffix, as S3 answers it.
     reply.head.headers.push_back({meta.checksum->first, meta.checksum->second});
-    reply.head.headers.push_back({"x-amz-checksum-type", "FULL_OBJECT"});
+    reply.head.headers.push_back(
+        {"x-amz-checksum-type", meta.checksum_type.empty() ? "FULL_OBJECT" : meta.checksum_type});
   }
   reply.head.content_length = meta.size;
   reply.object = std::move(content);
@@ -387,6 +318,19 @@ S3Handler::Reply S3Handler::delete_object(Exchange& exchange, const std::string&
   store_.remove(bucket, key);  // S3 answers 204 whether or not the key existed
   Reply reply;
   reply.head.status = 204;
+  return reply;
+}
+
+S3Handler::Reply S3Handler::multipart(Exchange& exchange, MultipartOperation operation,
+                                      const std::string& bucket, const std::string& key,
+                                      bool virtual_hosted) {
+  MultipartRequest request{exchange.request, exchange.body, exchange.scratch, exchange.auth, exchange.query,
+                           bucket,           key,           virtual_hosted};
+  MultipartResponse response;
+  if (auto error = multipart_.serve(operation, request, response)) return *error;
+  Reply reply;
+  reply.head = std::move(response.head);
+  reply.body = std::move(response.body);
   return reply;
 }
 
@@ -428,18 +372,20 @@ bool S3Handler::send(Exchange& exchange, Reply& reply) {
   bool keep_alive = !exchange.framing_error && request.keep_alive() && exchange.body.complete();
   head.close = !keep_alive;
 
+  // Counted before answering, so that a client that has its answer sees the count (tests do).
+  counters_.body_bytes += exchange.body.received();
   std::string out = serialize(head);
   if (!is_head) out += body;
   bool written = connection.write_all(out);
   if (written && reply.object && !is_head) {
     const ObjectContent& object = *reply.object;
-    if (object.memory) {
-      written = connection.write_all(object.memory->bytes());
+    if (!object.memory.empty()) {
+      for (std::size_t i = 0; written && i < object.memory.size(); ++i)
+        written = connection.write_all(object.memory[i]->bytes());
     } else {
       written = send_file(connection, object.file.get(), object.meta.size, exchange.scratch);
     }
   }
-  counters_.body_bytes += exchange.body.received();
   logger_.debug("mock S3: {} {} -> {} {}", request.method, request.raw_path, head.status,
                 reply.error ? reply.error->code : std::string());
   if (!keep_alive && !exchange.body.complete()) connection.linger_close(max_linger_bytes, linger_timeout_ms);
@@ -455,6 +401,8 @@ void S3Handler::reject_head(HeadStatus status, BufferedReader& reader) {
                   : reader.connection().timed_out()
                       ? request_timeout_error()
                       : s3_error(400, "BadRequest", "An error occurred when parsing the HTTP request.");
+  if (status == HeadStatus::too_large)
+    error.details.emplace_back("MaxSizeAllowed", std::to_string(max_header_fields));
   ++counters_.rejected;
   counters_.record_error(error.code);
   ResponseHead head;

@@ -1,6 +1,6 @@
 // s3_handler.h: one S3 request from head to response — authentication, routing (path-style and
-// virtual-hosted), CreateBucket, PutObject, GetObject, HeadObject, DeleteObject — and the counters tests
-// read.
+// virtual-hosted), CreateBucket, PutObject, GetObject, HeadObject, DeleteObject, the multipart operations
+// (multipart_handler.h) — and the counters tests read.
 #pragma once
 
 #include <atomic>
@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "http_request.h"
+#include "multipart_handler.h"
 #include "s3up/mock_server.h"
 
 namespace spdlog {
@@ -54,6 +55,12 @@ class S3Handler {
   bool serve(const HttpRequest& request, BufferedReader& reader, std::span<std::byte> scratch);
   // Answers a head that could not be parsed (too large, malformed); the connection then closes.
   void reject_head(HeadStatus status, BufferedReader& reader);
+  // Serves a request an injected fault answers instead of S3 (error_response, malformed_response,
+  // close_before_response, reset_after_bytes); in fault_response.cpp. False: the connection is done.
+  bool serve_fault(const HttpRequest& request, BufferedReader& reader, std::span<std::byte> scratch,
+                   const Fault& fault);
+  // Multipart uploads created and neither completed nor aborted.
+  std::size_t multipart_upload_count() const { return multipart_.upload_count(); }
 
  private:
   struct Exchange;
@@ -66,6 +73,8 @@ class S3Handler {
   Reply put_object(Exchange& exchange, const std::string& bucket, const std::string& key);
   Reply get_object(Exchange& exchange, const std::string& bucket, const std::string& key);
   Reply delete_object(Exchange& exchange, const std::string& bucket, const std::string& key);
+  Reply multipart(Exchange& exchange, MultipartOperation operation, const std::string& bucket,
+                  const std::string& key, bool virtual_hosted);
   bool send(Exchange& exchange, Reply& reply);
 
   const ServerOptions& options_;
@@ -73,6 +82,7 @@ class S3Handler {
   ServerCounters& counters_;
   spdlog::logger& logger_;
   RequestIds ids_;
+  MultipartHandler multipart_;
 };
 
 }  // namespace s3up::mock

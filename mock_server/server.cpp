@@ -1,5 +1,5 @@
 // server.cpp: the Server's lifetime: start (TLS identity, store, listener), the accept loop with one thread
-// per connection, stop() and the read-only views tests use.
+// per connection (each request meets the next injected fault, if any), stop() and the views tests use.
 #include <signal.h>
 #include <spdlog/spdlog.h>
 
@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "connection.h"
+#include "fault_injector.h"
 #include "http_request.h"
 #include "listener.h"
 #include "object_store.h"
@@ -40,6 +41,7 @@ struct Server::Impl {
   std::unique_ptr<ObjectStore> store;
   ServerCounters counters;
   std::unique_ptr<S3Handler> handler;
+  FaultQueue faults;
   std::unique_ptr<Listener> listener;
   std::string url;
   std::string no_certificate;
@@ -107,7 +109,15 @@ void Server::Impl::serve(Connection& connection) {
         handler->reject_head(status, reader);
         break;
       }
-      if (!handler->serve(request, reader, {scratch.get(), connection_buffer_size})) break;
+      std::span<std::byte> scratch_span(scratch.get(), connection_buffer_size);
+      std::optional<Fault> fault = faults.pick(request.method);
+      if (fault) {
+        logger->info("mock S3 server: injected fault {} hits {} {}", fault_kind_name(fault->kind),
+                     request.method, request.raw_path);
+        if (!serve_with_fault(*handler, *fault, request, reader, scratch_span)) break;
+      } else if (!handler->serve(request, reader, scratch_span)) {
+        break;
+      }
     }
   } catch (const std::exception& e) {
     logger->error("mock S3 server: connection failed: {}", e.what());
@@ -193,9 +203,14 @@ std::optional<std::vector<std::byte>> Server::object_data(const std::string& buc
                                                           const std::string& key) const {
   auto content = impl_->store->get(bucket, key);
   if (!content) return std::nullopt;
-  if (content->memory) {
-    auto bytes = content->memory->bytes();
-    return std::vector<std::byte>(bytes.begin(), bytes.end());
+  if (!content->memory.empty()) {
+    std::vector<std::byte> data;
+    data.reserve(static_cast<std::size_t>(content->meta.size));
+    for (const auto& segment : content->memory) {
+      auto bytes = segment->bytes();
+      data.insert(data.end(), bytes.begin(), bytes.end());
+    }
+    return data;
   }
   std::vector<std::byte> data(static_cast<std::size_t>(content->meta.size));
   std::size_t done = 0;
@@ -219,9 +234,25 @@ ServerStats Server::stats() const {
   return stats;
 }
 
+std::size_t Server::multipart_upload_count() const {
+  return impl_->handler->multipart_upload_count();
+}
+
 std::string Server::last_error_code() const {
   std::lock_guard lock(impl_->counters.mutex);
   return impl_->counters.last_error_code;
+}
+
+void Server::inject_fault(Fault fault) {
+  impl_->faults.push(std::move(fault));
+}
+
+void Server::clear_faults() {
+  impl_->faults.clear();
+}
+
+std::size_t Server::pending_faults() const {
+  return impl_->faults.pending();
 }
 
 }  // namespace s3up::mock

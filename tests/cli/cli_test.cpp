@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_support.h"
 #include "s3up/client.h"
 #include "s3up/mock_server.h"
 #include "subprocess.h"
@@ -19,40 +20,11 @@ namespace {
 using s3up::test::make_environment;
 using s3up::test::run_process;
 using s3up::test::Subprocess;
+using s3up::test::TempDir;
+using s3up::test::user_environment;
+using s3up::test::write_random_file;
 
 const std::string s3up_path = S3UP_CLI_PATH;
-
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "s3up-cli-test-XXXXXX").string();
-    REQUIRE(mkdtemp(pattern.data()) != nullptr);
-    path_ = pattern;
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
-
- private:
-  std::filesystem::path path_;
-};
-
-std::string write_random_file(const std::filesystem::path& path, std::size_t size, unsigned seed) {
-  std::mt19937 generator(seed);
-  std::string data(size, '\0');
-  for (char& c : data) c = static_cast<char>(generator());
-  std::ofstream(path, std::ios::binary).write(data.data(), static_cast<std::streamsize>(data.size()));
-  return data;
-}
-
-// The environment a user would have: the mock server's credentials, nothing else of AWS's.
-std::vector<std::string> user_environment(const std::map<std::string, std::string>& extra = {}) {
-  std::map<std::string, std::string> set = {{"AWS_ACCESS_KEY_ID", s3up::mock::default_access_key},
-                                            {"AWS_SECRET_ACCESS_KEY", s3up::mock::default_secret_key},
-                                            {"AWS_REGION", "us-east-1"}};
-  for (const auto& [name, value] : extra) set[name] = value;
-  return make_environment(set, {"AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_S3", "AWS_SESSION_TOKEN", "AWS_PROFILE",
-                                "AWS_REQUEST_CHECKSUM_CALCULATION", "AWS_DEFAULT_REGION", "S3UP_LOG_LEVEL"});
-}
 
 // `s3up serve` in a child process, stopped with SIGTERM at the end.
 class ServeProcess {

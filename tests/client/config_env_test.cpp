@@ -175,3 +175,29 @@ TEST_CASE("configuration and argument errors are reported before sending", "[cli
   CHECK(client.delete_object("UPPER", "k").error().kind == s3up::Error::Kind::invalid_argument);
   CHECK(client.create_bucket("a").error().kind == s3up::Error::Kind::invalid_argument);
 }
+
+TEST_CASE("retry and timeout settings are checked, and AWS_MAX_ATTEMPTS is left to the command",
+          "[client][config]") {
+  EnvGuard env;
+  s3up::test::clear_aws_environment(env);
+  s3up::ClientConfig config;
+  config.endpoint_url = "http://127.0.0.1:1";
+  config.credentials = s3up::sigv4::Credentials{"AKID", "secret", ""};
+
+  config.retry.max_attempts = 0;
+  s3up::Client no_attempts(config);
+  auto error = put_error(no_attempts);
+  CHECK(error.kind == s3up::Error::Kind::invalid_argument);
+  CHECK(error.message.find("max_attempts") != std::string::npos);
+  CHECK(error.attempts == 0);
+
+  config.retry.max_attempts = 3;
+  config.retry.base_delay = std::chrono::milliseconds(-1);
+  s3up::Client negative(config);
+  CHECK(put_error(negative).kind == s3up::Error::Kind::invalid_argument);
+
+  // The library keeps its explicit value whatever the environment says (the s3up command reads it).
+  env.set("AWS_MAX_ATTEMPTS", "7");
+  config.retry.base_delay = std::chrono::milliseconds(100);
+  CHECK(s3up::Client(config).config().retry.max_attempts == 3);
+}

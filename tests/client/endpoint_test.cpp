@@ -193,3 +193,41 @@ TEST_CASE("bucket and key validation", "[client][validation]") {
     CHECK(error->kind == s3up::Error::Kind::invalid_argument);
   }
 }
+
+TEST_CASE("keys: 1024 bytes of UTF-8, not characters, and only well-formed UTF-8", "[client][validation]") {
+  // U+65E5 is three bytes (E6 97 A5): 341 of them are 1023 bytes, 342 are 1026.
+  std::string three_byte;
+  for (int i = 0; i < 341; ++i) three_byte += "\xE6\x97\xA5";
+  CHECK_FALSE(s3up::validate_key(three_byte));
+  CHECK_FALSE(s3up::validate_key(three_byte + "k"));  // 1024 bytes
+  auto too_long = s3up::validate_key(three_byte + "\xE6\x97\xA5");
+  REQUIRE(too_long);
+  CHECK(too_long->message.find("1026") != std::string::npos);
+  CHECK(s3up::validate_key(three_byte + "kk"));  // 1025 bytes
+
+  CHECK_FALSE(s3up::validate_key("\xF0\x9F\x98\x80 emoji"));  // U+1F600, four bytes
+  CHECK_FALSE(s3up::validate_key("\xF4\x8F\xBF\xBF"));        // U+10FFFF, the last code point
+  CHECK_FALSE(s3up::validate_key("\xED\x9F\xBF"));            // U+D7FF, just below the surrogates
+  for (const std::string& bad : {std::string("\xFF"),         // never in UTF-8
+                                 std::string("a\x80"
+                                             "b"),                 // a lone continuation byte
+                                 std::string("\xC3"),              // cut short
+                                 std::string("\xE6\x97"),          // cut short
+                                 std::string("\xC0\xAF"),          // overlong '/'
+                                 std::string("\xE0\x80\xAF"),      // overlong '/'
+                                 std::string("\xED\xA0\x80"),      // U+D800, a surrogate
+                                 std::string("\xF4\x90\x80\x80"),  // above U+10FFFF
+                                 std::string("\xF8\x88\x80\x80\x80")}) {
+    INFO(bad.size());
+    auto error = s3up::validate_key(bad);
+    REQUIRE(error);
+    CHECK(error->kind == s3up::Error::Kind::invalid_argument);
+    CHECK(error->code == "InvalidKey");
+    CHECK(error->message.find("UTF-8") != std::string::npos);
+  }
+  // The reason is named for the other rules too.
+  CHECK(s3up::validate_key("")->message.find("empty") != std::string::npos);
+  CHECK(s3up::validate_key("a\r\nb")->message.find("control character") != std::string::npos);
+  CHECK(s3up::validate_bucket("Bad_Bucket")->message.find("lowercase") != std::string::npos);
+  CHECK(s3up::validate_bucket("192.168.5.4")->message.find("IP address") != std::string::npos);
+}

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -146,6 +147,20 @@ inline ClientConfig config_for(const mock::Server& server, const std::string& ca
   config.credentials = sigv4::Credentials{server.options().access_key, server.options().secret_key, ""};
   config.checksum_calculation = ChecksumCalculation::when_supported;
   config.ca_bundle = ca_bundle;
+  config.connect_timeout = std::chrono::milliseconds(5000);
+  config.request_timeout = std::chrono::milliseconds(60000);
+  return config;
+}
+
+// A client for a scripted responder (scripted_http_server.h) at url: test credentials it never checks,
+// explicit values everywhere the environment could otherwise interfere.
+inline ClientConfig config_for_scripted(const std::string& url) {
+  ClientConfig config;
+  config.endpoint_url = url;
+  config.region = "us-east-1";
+  config.credentials = sigv4::Credentials{"AKIDSCRIPTED", "scripted-secret", ""};
+  config.checksum_calculation = ChecksumCalculation::when_supported;
+  config.ca_bundle = "";
   config.connect_timeout = std::chrono::milliseconds(5000);
   config.request_timeout = std::chrono::milliseconds(60000);
   return config;

@@ -96,6 +96,8 @@ TEST_CASE("Error::to_string and to_string(Kind)", "[client][error]") {
   CHECK(s3up::to_string(Kind::service) == "service");
   CHECK(s3up::to_string(Kind::checksum_mismatch) == "checksum_mismatch");
   CHECK(s3up::to_string(Kind::protocol) == "protocol");
+  CHECK(s3up::to_string(Kind::timeout) == "timeout");
+  CHECK(s3up::to_string(Kind::cancelled) == "cancelled");
 
   s3up::Error error;
   error.kind = Kind::service;
@@ -112,4 +114,21 @@ TEST_CASE("Error::to_string and to_string(Kind)", "[client][error]") {
   local.kind = Kind::invalid_argument;
   local.message = "bad key";
   CHECK(local.to_string() == "invalid argument error: bad key");
+
+  // The attempts are told once there was more than one.
+  s3up::Error retried;
+  retried.kind = Kind::service;
+  retried.http_status = 503;
+  retried.code = "SlowDown";
+  retried.message = "Please reduce your request rate.";
+  retried.attempts = 1;
+  CHECK(retried.to_string() == "service error 503 SlowDown: Please reduce your request rate.");
+  retried.attempts = 3;
+  CHECK(retried.to_string() ==
+        "service error 503 SlowDown: Please reduce your request rate. (after 3 attempts)");
+  s3up::Error deadline;
+  deadline.kind = Kind::timeout;
+  deadline.code = "request_timeout";
+  deadline.message = "ran out";
+  CHECK(deadline.to_string() == "timeout error request_timeout: ran out");
 }

@@ -307,10 +307,10 @@ TEST_CASE("missing buckets and keys, unknown operations") {
     CHECK(head.status == 404);
     CHECK(head.body.empty());
   }
-  SECTION("POST is NotImplemented, PATCH MethodNotAllowed") {
+  SECTION("POST other than the multipart operations is NotImplemented, PATCH MethodNotAllowed") {
     spec.method = "POST";
     spec.path = "/bucket/key";
-    spec.query = {{"uploads", ""}};
+    spec.query = {{"restore", ""}};  // RestoreObject
     expect_rejected(server, send_request(server, build_request(spec, server.port()).head(0), ""), 501,
                     "NotImplemented");
     spec.method = "PATCH";

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -92,13 +93,17 @@ class RawHttpConnection {
   bool send(std::string_view bytes) {
     while (!bytes.empty()) {
       long n;
+      errno = 0;
       if (ssl_) {
         n = SSL_write(ssl_, bytes.data(), static_cast<int>(std::min<std::size_t>(bytes.size(), 1 << 20)));
         if (n <= 0) ERR_clear_error();
       } else {
         n = ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL);
       }
-      if (n <= 0) return false;
+      if (n <= 0) {
+        note_error(n);
+        return false;
+      }
       bytes.remove_prefix(static_cast<std::size_t>(n));
     }
     return true;
@@ -106,6 +111,15 @@ class RawHttpConnection {
 
   // Ends our side of the connection (a client that stops sending mid-body).
   void shutdown_write() { ::shutdown(fd_, SHUT_WR); }
+
+  // The errno of the first send or read that failed (ECONNRESET: the server reset the connection; EAGAIN:
+  // the receive timeout expired), or 0 if none did (an orderly close reads as end of stream, not an error).
+  int socket_error() const { return socket_error_; }
+  // How long a read waits for the server before read_response gives up (the default is 60 s).
+  void set_receive_timeout(int timeout_ms) {
+    timeval patience{timeout_ms / 1000, (timeout_ms % 1000) * 1000};
+    ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &patience, sizeof patience);
+  }
 
   // Reads one final response (skipping 1xx unless stop_at_interim). nullopt if the connection closed first.
   std::optional<HttpResponse> read_response(bool head_request = false, bool stop_at_interim = false) {
@@ -199,8 +213,10 @@ class RawHttpConnection {
 
   bool fill() {
     char chunk[65536];
+    errno = 0;
     long n = ssl_ ? SSL_read(ssl_, chunk, sizeof chunk) : ::recv(fd_, chunk, sizeof chunk, 0);
     if (n <= 0) {
+      note_error(n);
       ERR_clear_error();
       return false;
     }
@@ -208,7 +224,19 @@ class RawHttpConnection {
     return true;
   }
 
+  // After a failed send or read that returned n: keep the first socket error.
+  void note_error(long n) {
+    int error = errno;
+    if (ssl_) {
+      if (SSL_get_error(ssl_, static_cast<int>(n)) != SSL_ERROR_SYSCALL) return;
+    } else if (n == 0) {
+      return;
+    }
+    if (socket_error_ == 0 && error != 0) socket_error_ = error;
+  }
+
   int fd_ = -1;
+  int socket_error_ = 0;
   SSL_CTX* ctx_ = nullptr;
   SSL* ssl_ = nullptr;
   std::string buffer_;

@@ -58,6 +58,14 @@ class BodySource {
   virtual bool can_rewind() const = 0;
   // Back to the first byte. Throws BodyError(not_rewindable) when can_rewind() is false.
   virtual void rewind() = 0;
+  // An independent source for bytes [offset, offset + length) of this one, reading the same storage without
+  // copying it (multipart parts, read in parallel); nullptr when this source cannot do that. The range must
+  // not outlive this source.
+  virtual std::unique_ptr<BodySource> range(std::uint64_t offset, std::uint64_t length) const {
+    (void)offset;
+    (void)length;
+    return nullptr;
+  }
 };
 
 // A non-owning view of bytes in memory; the caller keeps them alive for the upload.
@@ -70,6 +78,8 @@ class MemorySource final : public BodySource {
   std::optional<std::uint64_t> size() const override { return data_.size(); }
   bool can_rewind() const override { return true; }
   void rewind() override { position_ = 0; }
+  // A subspan: no copy. Throws BodyError(invalid_argument) for a range past the end.
+  std::unique_ptr<BodySource> range(std::uint64_t offset, std::uint64_t length) const override;
 
  private:
   std::span<const std::byte> data_;
@@ -94,6 +104,9 @@ class FileSource final : public BodySource {
   std::optional<std::uint64_t> size() const override { return length_; }
   bool can_rewind() const override { return true; }
   void rewind() override { position_ = 0; }
+  // A FileSource on the same descriptor (borrowed, not owned), offset within this source's range. Throws
+  // BodyError(invalid_argument) for a range past the end.
+  std::unique_ptr<BodySource> range(std::uint64_t offset, std::uint64_t length) const override;
 
  private:
   int fd_ = -1;

@@ -77,6 +77,16 @@ std::uint32_t crc32_update(std::uint32_t crc, std::span<const std::byte> data);
 std::uint32_t crc32c_update(std::uint32_t crc, std::span<const std::byte> data);
 std::uint64_t crc64nvme_update(std::uint64_t crc, std::span<const std::byte> data);
 
+// The CRC of a followed by b, from crc(a), crc(b) and b's length alone, as zlib's crc32_combine: how a
+// multipart upload's FULL_OBJECT checksum is made from its parts' (reference §6.3). O(log length_b).
+std::uint32_t crc32_combine(std::uint32_t crc_a, std::uint32_t crc_b, std::uint64_t length_b);
+std::uint32_t crc32c_combine(std::uint32_t crc_a, std::uint32_t crc_b, std::uint64_t length_b);
+std::uint64_t crc64nvme_combine(std::uint64_t crc_a, std::uint64_t crc_b, std::uint64_t length_b);
+// The same on Digests (big-endian CRC bytes). nullopt for algorithms that cannot be combined (SHA, MD5) or
+// digests of the wrong size.
+std::optional<Digest> combine_crc(ChecksumAlgorithm algorithm, const Digest& a, const Digest& b,
+                                  std::uint64_t length_b);
+
 class Crc32 final : public Checksum {
  public:
   ChecksumAlgorithm algorithm() const override { return ChecksumAlgorithm::crc32; }

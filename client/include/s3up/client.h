@@ -4,7 +4,7 @@
 // S3 error code, message, request id) parsed from S3's XML error bodies.
 //
 // One curl easy handle per Client: calls on one Client are sequential and reuse its connections. A Client
-// is not thread-safe; use one per thread.
+// is not thread-safe (cancel() excepted); use one per thread.
 #pragma once
 
 #include <chrono>
@@ -39,6 +39,8 @@ struct Error {
     service,            // the server answered with an error status (see http_status, code)
     checksum_mismatch,  // the server stored a checksum other than the one we computed
     protocol,           // the server's answer could not be understood
+    timeout,            // connect_timeout, stall_timeout or request_timeout ran out (see code)
+    cancelled,          // Client::cancel() was called
   };
 
   Kind kind = Kind::invalid_argument;
@@ -47,6 +49,7 @@ struct Error {
   std::string message{};     // S3's message, or ours
   std::string request_id{};  // x-amz-request-id or <RequestId>
   std::string host_id{};     // x-amz-id-2 or <HostId>
+  int attempts = 0;          // requests sent for this call, retries included (0: refused before sending)
 
   // One line for people: "service error 400 BadDigest: The CRC32 you specified ... (request id 1234)".
   std::string to_string() const;
@@ -89,6 +92,19 @@ enum class Addressing {
   virtual_hosted,  // https://bucket.host/key
 };
 
+// How a failed request is tried again, after the AWS SDKs' "standard" retry mode. Retried: connection
+// failures, resets, timeouts other than request_timeout, HTTP 500/502/503/504 (SlowDown included) and 400
+// RequestTimeout; never another 4xx. Before each retry the body source is rewound and every checksum and the
+// signature chain start afresh; a source that cannot rewind is not retried (Error::Kind::body). A
+// RequestTimeTooSkewed answer corrects the client's clock from the server's Date header and retries once.
+struct RetryPolicy {
+  int max_attempts = 3;  // every request, the first included; 1 turns retrying off
+  // Backoff before retry n (n = 1, 2, ...): a random time in [0, min(max_backoff, base_delay * 2^(n-1))],
+  // "full jitter", so that many clients failing together do not retry together.
+  std::chrono::milliseconds base_delay{100};
+  std::chrono::milliseconds max_backoff{20'000};
+};
+
 // Every member of the option structs has an initializer, so designated initializers such as
 // {.endpoint_url = ..., .region = ...} compile warning-free under -Wextra.
 struct ClientConfig {
@@ -117,15 +133,23 @@ struct ClientConfig {
   std::string ca_bundle{};
 
   std::chrono::milliseconds connect_timeout{10'000};
-  std::chrono::milliseconds request_timeout{0};  // 0: no overall limit
-  // A transfer that moves no byte, either way, for this long fails as a network error (a stalled server or
-  // network), as botocore's 60 s read timeout does. 0: wait forever. Whole seconds (curl's granularity).
+  // The deadline of one call as a whole: every attempt and every backoff. 0: no overall limit.
+  std::chrono::milliseconds request_timeout{0};
+  // A transfer that moves no byte, either way, for this long fails as Error{timeout, "stall_timeout"} (a
+  // stalled server or network), as botocore's 60 s read timeout does, and is retried. 0: wait forever.
+  // Whole seconds (curl's granularity; curl averages the speed over up to 5 s, so a stall right after a
+  // burst shows that much later).
   std::chrono::seconds stall_timeout{60};
+  RetryPolicy retry{};
 
   // Logs requests at debug and the canonical request at trace; never a secret or a signature.
   // nullptr: spdlog's default logger.
   std::shared_ptr<spdlog::logger> logger{};
 };
+
+// Called from the transfer with the body bytes sent so far in this call (decoded bytes, not framing); it
+// may go back to 0 when a retry starts over. Keep it cheap: it runs on curl's progress callback.
+using ProgressFunction = std::function<void(std::uint64_t bytes_sent)>;
 
 struct PutObjectOptions {
   // Per-call overrides of the ClientConfig values.
@@ -136,6 +160,7 @@ struct PutObjectOptions {
   // Also send Content-MD5 (needs a pre-read, so a rewindable source).
   bool content_md5 = false;
   std::string content_type{};
+  ProgressFunction progress{};
 };
 
 struct PutObjectResult {
@@ -148,6 +173,70 @@ struct PutObjectResult {
   std::string payload_mode{};   // the x-amz-content-sha256 value: a hex hash, UNSIGNED-PAYLOAD or a literal
   std::string checksum_sent{};  // base64, as sent in the header or trailer
   std::string checksum_returned{};  // base64, as the server echoed it (empty if it did not)
+  int attempts = 1;                 // requests sent, retries included
+};
+
+// ----------------------------------------------------------------------------------------------------------
+// Multipart uploads (reference §6). upload() in s3up/transfer.h drives these; they are public for callers
+// that manage parts themselves.
+
+enum class ChecksumType {
+  composite,    // the checksum of the parts' checksums, "<base64>-<part count>" (CRC32, CRC32C, SHA1, SHA256)
+  full_object,  // the CRC of the whole object, combined from the parts' CRCs (CRC32, CRC32C, CRC64NVME)
+};
+std::string_view to_string(ChecksumType type);  // "COMPOSITE" / "FULL_OBJECT"
+std::optional<ChecksumType> parse_checksum_type(std::string_view text);  // any case
+// Whether S3 accepts this algorithm with this type (reference §6.1).
+bool checksum_type_supported(ChecksumAlgorithm algorithm, ChecksumType type);
+
+struct CreateMultipartUploadOptions {
+  // nullopt algorithm: per ClientConfig (CRC32 under when_supported). nullopt type: FULL_OBJECT for CRCs,
+  // COMPOSITE for SHA1/SHA256. An unsupported pair is refused before any request (invalid_argument).
+  std::optional<ChecksumAlgorithm> checksum_algorithm{};
+  std::optional<ChecksumType> checksum_type{};
+  std::string content_type{};
+};
+
+// An upload in progress: what every later request about it needs.
+struct MultipartUpload {
+  std::string bucket{};
+  std::string key{};
+  std::string upload_id{};
+  std::optional<ChecksumAlgorithm> checksum_algorithm{};  // nullopt: parts carry no checksum
+  ChecksumType checksum_type = ChecksumType::full_object;
+};
+
+struct UploadPartResult {
+  int part_number = 0;
+  std::string etag{};
+  std::uint64_t bytes = 0;
+  std::string checksum{};  // base64 of the part's checksum, as sent and echoed (empty without one)
+  int attempts = 1;
+  ChecksumLocation checksum_location = ChecksumLocation::none;  // where the checksum travelled
+};
+
+// A part as CompleteMultipartUpload lists it. size is ours (for the FULL_OBJECT combination), not sent.
+struct CompletedPart {
+  int part_number = 0;
+  std::string etag{};
+  std::string checksum{};  // base64; empty without a checksum
+  std::uint64_t size = 0;
+};
+
+struct CompleteMultipartUploadResult {
+  long http_status = 0;
+  std::string etag{};      // "<hex>-<parts>"
+  std::string checksum{};  // as S3 answered it: "<base64>-<parts>" for COMPOSITE, a plain CRC for FULL_OBJECT
+  std::optional<ChecksumType> checksum_type{};
+  std::string request_id{};
+  std::string location{};
+};
+
+struct ListedPart {
+  int part_number = 0;
+  std::string etag{};
+  std::uint64_t size = 0;
+  std::string checksum{};
 };
 
 struct GetObjectResult {
@@ -174,12 +263,32 @@ class Client {
   Result<GetObjectResult> get_object(std::string_view bucket, std::string_view key,
                                      const std::function<void(std::span<const std::byte>)>& sink);
 
+  // Multipart. upload_part streams body like put_object (same checksum locations, payload modes and retries,
+  // with options.checksum_algorithm ignored in favour of the upload's); complete_multipart_upload sends
+  // every part's ETag and checksum, and for FULL_OBJECT the object CRC combined from the parts'; it fails
+  // when a 200 answer carries an <Error> body or when the server's checksum differs from ours.
+  Result<MultipartUpload> create_multipart_upload(std::string_view bucket, std::string_view key,
+                                                  const CreateMultipartUploadOptions& options = {});
+  Result<UploadPartResult> upload_part(const MultipartUpload& upload, int part_number, BodySource& body,
+                                       const PutObjectOptions& options = {});
+  Result<CompleteMultipartUploadResult> complete_multipart_upload(const MultipartUpload& upload,
+                                                                  std::span<const CompletedPart> parts);
+  Result<long> abort_multipart_upload(const MultipartUpload& upload);
+  Result<std::vector<ListedPart>> list_parts(const MultipartUpload& upload);
+
   Result<long> create_bucket(std::string_view bucket);
   Result<long> delete_object(std::string_view bucket, std::string_view key);
 
   const ClientConfig& config() const;  // with the defaults and environment resolved
 
+  // Makes the call in progress on this Client end soon with Error::Kind::cancelled (a transfer stops at
+  // curl's next callback, a backoff wakes at once), and every later call too until reset_cancel(): sticky,
+  // so a cancel() that races with the start of a call is never lost. Safe to call from any thread.
+  void cancel();
+  void reset_cancel();
+
  private:
+  friend struct ClientTestHooks;  // client/test_hooks.h: tests only (a clock offset), not part of the API
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
