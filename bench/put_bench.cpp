@@ -1,11 +1,11 @@
 // put_bench.cpp: end to end, against the mock server (`s3up serve`, child processes) on loopback. First what
 // the server can ingest: the cheapest possible sender (sendfile_put.h) into the server and into a discarding
 // socket reader (the loopback ceiling). Then a 1 GiB file uploaded by s3up (put_object in this process, and
-// the real `s3up cp` process) over HTTP and HTTPS, interleaved with a raw PUT of the same bytes by libcurl at
-// its default settings, as `curl -T` sends it. Then the scaling of the client's peak RSS and allocation count
-// with the object size (each size in a fresh process: this program re-executed with --child-case), and the
-// peak RSS and allocation count of the real `s3up cp` process.
-// Usage: put_bench [--json FILE] [--runs N] [--tmpdir DIR] [--max-gib N]. Prints tables; --json writes them.
+// the real `s3up cp` process, by one PUT and multipart) over HTTP and HTTPS, interleaved with a raw PUT of
+// the same bytes by libcurl at its default settings, as `curl -T` sends it. Then the scaling of the client's
+// peak RSS and allocation count with the object size (each size in a fresh process: this program re-executed
+// with --child-case), and the peak RSS and allocation count of the real `s3up cp` process. Usage: put_bench
+// [--json FILE] [--runs N] [--tmpdir DIR] [--max-gib N]. Prints tables; --json writes them.
 #include <curl/curl.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -107,12 +107,15 @@ std::vector<std::string> cp_environment() {
           "AWS_SECRET_ACCESS_KEY=" + std::string(s3up::mock::default_secret_key)};
 }
 
+// multipart: `s3up cp`'s defaults (multipart from 16 MiB: 8 MiB parts, 4 in flight); else one PutObject
+// (--multipart-threshold above every size here).
 std::vector<std::string> cp_argv(const std::string& file, const std::string& key, const std::string& url,
-                                 const std::string& location) {
+                                 const std::string& location, bool multipart) {
   std::vector<std::string> argv = {S3UP_CLI_PATH, "cp", file, std::string("s3://") + bucket + "/" + key};
   for (const char* option : {"--endpoint-url", url.c_str(), "--region", region, "--checksum-algorithm",
                              "CRC32", "--checksum-location", location.c_str(), "--quiet"})
     argv.emplace_back(option);
+  if (!multipart) argv.insert(argv.end(), {"--multipart-threshold", "5GiB"});
   return argv;
 }
 
@@ -179,16 +182,23 @@ struct Ingest {
   double median = 0;
 };
 
-enum class Sender { raw_curl, put_object, s3up_cp };
+enum class Sender { raw_curl, put_object, s3up_cp, s3up_cp_multipart };
+
+// The mock servers of the end-to-end cases. Multipart `s3up cp` has its own: the server keeps the mappings of
+// deleted objects for reuse, but only 8 of them, and the 128 part buffers of a multipart upload would push
+// out the 1 GiB one that the single-PUT cases reuse; on this VM a page freed for a few seconds goes back to
+// the hypervisor (virtio-balloon free page reporting), and touching it again is slow.
+enum class Target { http, http_multipart, https, http_md5 };
 
 struct Timed {
   std::string name;
-  std::string scheme;     // "http" or "https": the ratio is to the raw PUT of the same scheme
-  bool md5_etag = false;  // against the server with the MD5 ETag on (the one extra row)
+  Target target = Target::http;
   Sender sender = Sender::raw_curl;
   std::string location;  // put_object: "trailer" or "header"; s3up cp: "trailer" or "auto"
   std::vector<double> seconds;
   double median = 0;
+
+  std::string scheme() const { return target == Target::https ? "https" : "http"; }
 };
 
 struct Scaling {
@@ -204,6 +214,7 @@ struct Scaling {
 
 struct CliRun {
   std::string location;
+  bool multipart = false;
   std::uint64_t bytes = 0;
   double seconds = 0;
   long max_rss_kib = 0;           // wait4 ru_maxrss through maxrss_exec
@@ -332,6 +343,8 @@ const char* sender_name(Sender sender) {
       return "put_object";
     case Sender::s3up_cp:
       return "s3up_cp";
+    case Sender::s3up_cp_multipart:
+      return "s3up_cp_multipart";
   }
   return "";
 }
@@ -374,6 +387,7 @@ int main(int argc, char** argv) {
     s3up::bench::ServerProcess https(S3UP_CLI_PATH, {"--tls", "--cert-out", cert, "--no-md5-etag"},
                                      dir / "server-https.log");
     s3up::bench::ServerProcess http_md5(S3UP_CLI_PATH, {}, dir / "server-http-md5.log");
+    s3up::bench::ServerProcess http_multipart(S3UP_CLI_PATH, {"--no-md5-etag"}, dir / "server-http-mp.log");
 
     // ---- server ingest: the sendfile sender into the server, and into a discarding reader (the ceiling).
     const FileDescriptor data_fd(open(data_file.c_str(), O_RDONLY | O_CLOEXEC));
@@ -426,19 +440,34 @@ int main(int argc, char** argv) {
     s3up::bench::RawPutTarget raw_target{
         http.url(), bucket, "", s3up::mock::default_access_key, s3up::mock::default_secret_key, region, ""};
     std::vector<Timed> timed = {
-        {"raw PUT, libcurl defaults (curl -T), no checksum", "http", false, Sender::raw_curl, "", {}, 0},
-        {"s3up put_object, CRC32 trailer (forced)", "http", false, Sender::put_object, "trailer", {}, 0},
-        {"s3up put_object, CRC32 header (pre-read)", "http", false, Sender::put_object, "header", {}, 0},
-        {"s3up cp process, CRC32 trailer", "http", false, Sender::s3up_cp, "trailer", {}, 0},
-        {"s3up cp process, CRC32 auto (header, pre-read)", "http", false, Sender::s3up_cp, "auto", {}, 0},
-        {"raw PUT, libcurl defaults (curl -T), no checksum", "https", false, Sender::raw_curl, "", {}, 0},
-        {"s3up put_object, CRC32 trailer", "https", false, Sender::put_object, "trailer", {}, 0},
-        {"raw PUT, no checksum; server with the MD5 ETag on", "http", true, Sender::raw_curl, "", {}, 0},
+        {"raw PUT, libcurl defaults (curl -T), no checksum", Target::http, Sender::raw_curl, "", {}, 0},
+        {"s3up put_object, CRC32 trailer (forced)", Target::http, Sender::put_object, "trailer", {}, 0},
+        {"s3up put_object, CRC32 header (pre-read)", Target::http, Sender::put_object, "header", {}, 0},
+        {"s3up cp process, one PUT, CRC32 trailer", Target::http, Sender::s3up_cp, "trailer", {}, 0},
+        {"s3up cp process, one PUT, CRC32 auto (header)", Target::http, Sender::s3up_cp, "auto", {}, 0},
+        {"s3up cp process, multipart, CRC32 trailer [1]",
+         Target::http_multipart,
+         Sender::s3up_cp_multipart,
+         "trailer",
+         {},
+         0},
+        {"s3up cp process, multipart, CRC32 auto (header) [1]",
+         Target::http_multipart,
+         Sender::s3up_cp_multipart,
+         "auto",
+         {},
+         0},
+        {"raw PUT, libcurl defaults (curl -T), no checksum", Target::https, Sender::raw_curl, "", {}, 0},
+        {"s3up put_object, CRC32 trailer", Target::https, Sender::put_object, "trailer", {}, 0},
+        {"raw PUT, no checksum; server with the MD5 ETag on", Target::http_md5, Sender::raw_curl, "", {}, 0},
     };
     auto run_timed = [&](const Timed& t, const std::string& key) {
-      const bool tls = t.scheme == "https";
-      const std::string& url = tls ? https.url() : t.md5_etag ? http_md5.url() : http.url();
-      const std::string ca = tls ? cert : "";
+      const s3up::bench::ServerProcess& server = t.target == Target::https            ? https
+                                                 : t.target == Target::http_md5       ? http_md5
+                                                 : t.target == Target::http_multipart ? http_multipart
+                                                                                      : http;
+      const std::string& url = server.url();
+      const std::string ca = t.target == Target::https ? cert : "";
       const auto start = Clock::now();
       switch (t.sender) {
         case Sender::raw_curl: {
@@ -454,9 +483,11 @@ int main(int argc, char** argv) {
         case Sender::put_object:
           s3up_put(url, *s3up::parse_checksum_location(t.location), ca, data_file, key);
           break;
-        case Sender::s3up_cp: {
+        case Sender::s3up_cp:
+        case Sender::s3up_cp_multipart: {
+          const bool multipart = t.sender == Sender::s3up_cp_multipart;
           const s3up::bench::ChildRun run =
-              s3up::bench::run_child(cp_argv(data_file, key, url, t.location), cp_environment());
+              s3up::bench::run_child(cp_argv(data_file, key, url, t.location, multipart), cp_environment());
           if (run.exit_status != 0) throw std::runtime_error("s3up cp failed for " + key);
           break;
         }
@@ -467,11 +498,17 @@ int main(int argc, char** argv) {
     };
     for (const Timed& t : timed) run_timed(t, "warm-up");  // one untimed round (see the ingest warm-up)
     for (int run = 0; run < options.runs; ++run)
-      for (Timed& t : timed) t.seconds.push_back(run_timed(t, "object-" + std::to_string(run)));
+      for (Timed& t : timed) {
+        // Multipart: one untimed upload just before, so that the server's part buffers are warm (see [1]).
+        if (t.sender == Sender::s3up_cp_multipart) run_timed(t, "rewarm");
+        t.seconds.push_back(run_timed(t, "object-" + std::to_string(run)));
+      }
     for (Timed& t : timed) t.median = s3up::bench::median(t.seconds);
     auto raw_median = [&](const Timed& t) {
       for (const Timed& r : timed)
-        if (r.sender == Sender::raw_curl && r.scheme == t.scheme && !r.md5_etag) return r.median;
+        if (r.sender == Sender::raw_curl &&
+            r.target == (t.scheme() == "https" ? Target::https : Target::http))
+          return r.median;
       return 0.0;
     };
 
@@ -500,34 +537,36 @@ int main(int argc, char** argv) {
     // ---- the real `s3up cp` process: ru_maxrss, and every allocation through the LD_PRELOAD counter. Both
     // sizes from sparse files whose names differ only in the digits of the size (see ten_digits).
     std::vector<CliRun> cli;
-    for (const std::string location : {"trailer", "auto"}) {
-      for (std::uint64_t size : {gib, 4 * gib}) {
-        if (size > options.max_gib * gib) continue;
-        const std::string file = dir / ("sparse-cli-" + ten_digits(size) + ".bin");
-        make_sparse_file(file, size);
-        const std::string counts_file = dir / "cp-allocations.txt";
-        const std::string key = "cp-" + location + "-" + ten_digits(size);
-        std::vector<std::string> environment = cp_environment();
-        environment.push_back("MAXRSS_EXEC_PRELOAD=" S3UP_ALLOC_PRELOAD_PATH);
-        environment.push_back("S3UP_BENCH_ALLOC_OUT=" + counts_file);
-        const auto [run, max_rss_kib] =
-            run_measured(dir, cp_argv(file, key, http.url(), location), environment);
-        if (run.exit_status != 0) throw std::runtime_error("s3up cp failed for " + key);
-        std::ifstream counts(counts_file);
-        std::string line;
-        std::getline(counts, line);
-        std::istringstream words(line);
-        std::string word;
-        std::map<std::string, std::uint64_t> values;
-        while (words >> word) {
-          std::uint64_t value = 0;
-          words >> value;
-          values[word] = value;
+    for (const bool multipart : {false, true}) {
+      for (const std::string location : {"trailer", "auto"}) {
+        for (std::uint64_t size : {gib, 4 * gib}) {
+          if (size > options.max_gib * gib) continue;
+          const std::string file = dir / ("sparse-cli-" + ten_digits(size) + ".bin");
+          make_sparse_file(file, size);
+          const std::string counts_file = dir / "cp-allocations.txt";
+          const std::string key = "cp-" + location + (multipart ? "-mp-" : "-1-") + ten_digits(size);
+          std::vector<std::string> environment = cp_environment();
+          environment.push_back("MAXRSS_EXEC_PRELOAD=" S3UP_ALLOC_PRELOAD_PATH);
+          environment.push_back("S3UP_BENCH_ALLOC_OUT=" + counts_file);
+          const auto [run, max_rss_kib] =
+              run_measured(dir, cp_argv(file, key, http_multipart.url(), location, multipart), environment);
+          if (run.exit_status != 0) throw std::runtime_error("s3up cp failed for " + key);
+          std::ifstream counts(counts_file);
+          std::string line;
+          std::getline(counts, line);
+          std::istringstream words(line);
+          std::string word;
+          std::map<std::string, std::uint64_t> values;
+          while (words >> word) {
+            std::uint64_t value = 0;
+            words >> value;
+            values[word] = value;
+          }
+          cli.push_back({location, multipart, size, run.seconds, max_rss_kib, values["vm_hwm_kib"],
+                         values["allocations"] + values["reallocations"], values["bytes"]});
+          delete_object(http_multipart.url(), "", key);
+          std::filesystem::remove(file);
         }
-        cli.push_back({location, size, run.seconds, max_rss_kib, values["vm_hwm_kib"],
-                       values["allocations"] + values["reallocations"], values["bytes"]});
-        delete_object(http.url(), "", key);
-        std::filesystem::remove(file);
       }
     }
 
@@ -553,12 +592,21 @@ int main(int argc, char** argv) {
     std::printf(
         "\nend to end: ratio = raw PUT time / this time, raw PUT of the same scheme to the --no-md5-etag\n"
         "server (> 1: faster than raw). `s3up cp` rows time the whole process (spawn, exec, start-up, "
-        "exit).\n");
+        "exit);\n"
+        "one PUT = --multipart-threshold 5GiB, multipart = cp's defaults (8 MiB parts, 4 in flight); auto =\n"
+        "header after a pre-read (a custom HTTP endpoint).\n");
     std::printf("%-52s %-6s %9s %9s %7s   %s\n", "case", "scheme", "median s", "MB/s", "ratio", "runs (s)");
     for (const Timed& t : timed) {
-      std::printf("%-52s %-6s %9.3f %9.1f %7.2f   %s\n", t.name.c_str(), t.scheme.c_str(), t.median,
+      std::printf("%-52s %-6s %9.3f %9.1f %7.2f   %s\n", t.name.c_str(), t.scheme().c_str(), t.median,
                   mb_per_s(object_size, t.median), raw_median(t) / t.median, runs_text(t.seconds).c_str());
     }
+    std::printf(
+        "[1] on a server of its own, each timed run right after an untimed one: the mock server keeps\n"
+        "only 8 freed mappings for reuse, so 120 of the 128 part buffers are new memory on every upload, "
+        "and\n"
+        "on this VM memory freed for more than a few seconds goes back to the hypervisor (free page\n"
+        "reporting) and is slow to touch again; they would also evict the 1 GiB mapping the single-PUT\n"
+        "cases reuse.\n");
 
     std::printf(
         "\nscaling: one put_object (CRC32 trailer, HTTP) per fresh client process, sparse source file\n");
@@ -574,22 +622,26 @@ int main(int argc, char** argv) {
           static_cast<unsigned long long>(s.total_bytes), static_cast<unsigned long long>(s.put_allocations));
     }
     std::printf(
-        "\n`s3up cp` process (HTTP, CRC32, sparse source file; auto = header after a pre-read on a custom "
-        "HTTP\n"
-        "endpoint): ru_maxrss from wait4; allocations counted by an LD_PRELOAD malloc from load to exit\n");
-    std::printf("%-9s %-9s %9s %9s %14s %10s %12s %14s\n", "location", "size", "seconds", "MB/s",
-                "ru_maxrss KiB", "VmHWM KiB", "allocations", "bytes");
+        "\n`s3up cp` process (HTTP, CRC32, sparse source files named alike; timed in the JSON only, its\n"
+        "server's memory being cold here): ru_maxrss from wait4; allocations (+ reallocations) counted by "
+        "an\n"
+        "LD_PRELOAD malloc from load to exit\n");
+    std::printf("%-10s %-9s %-9s %14s %10s %12s %14s\n", "mode", "location", "size", "ru_maxrss KiB",
+                "VmHWM KiB", "allocations", "bytes");
     for (const CliRun& c : cli) {
-      std::printf("%-9s %-9s %9.3f %9.1f %14ld %10llu %12llu %14llu\n", c.location.c_str(),
-                  s3up::bench::size_text(c.bytes).c_str(), c.seconds, mb_per_s(c.bytes, c.seconds),
-                  c.max_rss_kib, static_cast<unsigned long long>(c.vm_hwm_kib),
+      std::printf("%-10s %-9s %-9s %14ld %10llu %12llu %14llu\n", c.multipart ? "multipart" : "one PUT",
+                  c.location.c_str(), s3up::bench::size_text(c.bytes).c_str(), c.max_rss_kib,
+                  static_cast<unsigned long long>(c.vm_hwm_kib),
                   static_cast<unsigned long long>(c.allocations),
                   static_cast<unsigned long long>(c.allocated_bytes));
     }
-    std::printf("\nmock server peak RSS: http %llu KiB, https %llu KiB, http with MD5 ETag %llu KiB\n",
-                static_cast<unsigned long long>(http.peak_rss_kib()),
-                static_cast<unsigned long long>(https.peak_rss_kib()),
-                static_cast<unsigned long long>(http_md5.peak_rss_kib()));
+    std::printf(
+        "\nmock server peak RSS: http %llu KiB, http multipart %llu KiB, https %llu KiB, http with MD5 ETag "
+        "%llu KiB\n",
+        static_cast<unsigned long long>(http.peak_rss_kib()),
+        static_cast<unsigned long long>(http_multipart.peak_rss_kib()),
+        static_cast<unsigned long long>(https.peak_rss_kib()),
+        static_cast<unsigned long long>(http_md5.peak_rss_kib()));
 
     if (!options.json_path.empty()) {
       using s3up::bench::json_number;
@@ -615,11 +667,12 @@ int main(int argc, char** argv) {
       out << "  ],\n  \"end_to_end\": [\n";
       for (std::size_t i = 0; i < timed.size(); ++i) {
         const Timed& t = timed[i];
-        out << "    {\"name\": " << json_string(t.name) << ", \"scheme\": " << json_string(t.scheme)
+        out << "    {\"name\": " << json_string(t.name) << ", \"scheme\": " << json_string(t.scheme())
             << ", \"sender\": " << json_string(sender_name(t.sender))
             << ", \"location\": " << json_string(t.location)
-            << ", \"server_md5_etag\": " << (t.md5_etag ? "true" : "false")
-            << ", \"includes_process_start\": " << (t.sender == Sender::s3up_cp ? "true" : "false")
+            << ", \"server_md5_etag\": " << (t.target == Target::http_md5 ? "true" : "false")
+            << ", \"includes_process_start\": "
+            << (t.sender == Sender::s3up_cp || t.sender == Sender::s3up_cp_multipart ? "true" : "false")
             << ", \"median_seconds\": " << json_number(t.median)
             << ", \"mb_per_s\": " << json_number(mb_per_s(object_size, t.median))
             << ", \"raw_over_this\": " << json_number(raw_median(t) / t.median)
@@ -632,13 +685,15 @@ int main(int argc, char** argv) {
       out << "  ],\n  \"s3up_cp\": [\n";
       for (std::size_t i = 0; i < cli.size(); ++i) {
         const CliRun& c = cli[i];
-        out << "    {\"location\": " << json_string(c.location) << ", \"bytes\": " << c.bytes
+        out << "    {\"mode\": " << json_string(c.multipart ? "multipart" : "one PUT")
+            << ", \"location\": " << json_string(c.location) << ", \"bytes\": " << c.bytes
             << ", \"seconds\": " << json_number(c.seconds) << ", \"ru_maxrss_kib\": " << c.max_rss_kib
             << ", \"vm_hwm_kib\": " << c.vm_hwm_kib << ", \"allocations\": " << c.allocations
             << ", \"allocated_bytes\": " << c.allocated_bytes << "}" << (i + 1 < cli.size() ? "," : "")
             << "\n";
       }
       out << "  ],\n  \"server_peak_rss_kib\": {\"http\": " << http.peak_rss_kib()
+          << ", \"http_multipart\": " << http_multipart.peak_rss_kib()
           << ", \"https\": " << https.peak_rss_kib() << ", \"http_md5_etag\": " << http_md5.peak_rss_kib()
           << "}\n}\n";
       if (!out.flush()) throw std::runtime_error("cannot write " + options.json_path);
