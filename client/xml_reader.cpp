@@ -60,10 +60,13 @@ std::optional<std::uint32_t> character_reference(std::string_view entity) {
   return cp;
 }
 
-// The tag name starting at `at` (up to whitespace, '/' or '>'), namespace prefix included.
+// The tag name starting at `at` (up to whitespace, '/', '>' or a '<' no name may hold), namespace prefix
+// included.
 std::string_view tag_name(std::string_view text, std::size_t at) {
   std::size_t end = at;
-  while (end < text.size() && !is_space(text[end]) && text[end] != '>' && text[end] != '/') ++end;
+  while (end < text.size() && !is_space(text[end]) && text[end] != '>' && text[end] != '/' &&
+         text[end] != '<')
+    ++end;
   return text.substr(at, end - at);
 }
 
@@ -267,7 +270,9 @@ std::optional<XmlElement> parse_xml_document(std::string_view document) {
     if (root) return std::nullopt;  // a second root
     std::string_view name = tag_name(document, at + 1);
     std::size_t end = start_tag_end(document, at + 1);
-    if (name.empty() || end == std::string_view::npos) return std::nullopt;
+    // "<a<b>" is no start tag (found by fuzz/multipart_xml_fuzz.cpp).
+    if (name.empty() || end == std::string_view::npos || document[at + 1 + name.size()] == '<')
+      return std::nullopt;
     XmlElement element;
     element.name = local_name(name);
     at = end + 1;

@@ -167,8 +167,9 @@ TEST_CASE("the XML reader takes S3's documents and refuses malformed ones", "[cl
   CHECK(document->child_text("Key") == "a<bAB&unknown;");
   CHECK(document->child_text("Missing").empty());
 
-  for (const char* bad : {"", "text", "<a>", "<a></b>", "<a><b></a></b>", "<a/><b/>", "<a></a>junk",
-                          "<a><!DOCTYPE x></a>", "<a><![CDATA[x</a>", "<a></a "}) {
+  for (const char* bad :
+       {"", "text", "<a>", "<a></b>", "<a><b></a></b>", "<a/><b/>", "<a></a>junk", "<a><!DOCTYPE x></a>",
+        "<a><![CDATA[x</a>", "<a></a ", "<a<b>", "<a<b></a<b>", "<a><b<c></b<c></a>", "<a><b<c/></a>"}) {
     INFO(bad);
     CHECK_FALSE(parse_xml_document(bad));
   }
