@@ -22,7 +22,18 @@ commands:
 
 global options (before or after the command):
   --debug                   trace logging on stderr (secrets and signatures are never logged)
-environment:
+  -h, --help                this text; `s3up COMMAND --help` for a command's options
+
+environment (a command-line flag beats its variable, which beats the AWS profile):
+  AWS_PROFILE               profile of ~/.aws/config and ~/.aws/credentials (--profile beats it)
+  AWS_CONFIG_FILE           the config file (default ~/.aws/config)
+  AWS_SHARED_CREDENTIALS_FILE  the credentials file (default ~/.aws/credentials)
+  AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN  credentials
+  AWS_REGION, AWS_DEFAULT_REGION  signing region (default us-east-1)
+  AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL  S3 endpoint (default AWS's for the region)
+  AWS_CA_BUNDLE             PEM file of the CA certificates to trust
+  AWS_REQUEST_CHECKSUM_CALCULATION  when_supported (default) or when_required
+  AWS_MAX_ATTEMPTS          tries per request (default 3)
   S3UP_LOG_LEVEL            trace, debug, info, warn (default), error, off
 
 exit codes: 0 success, 1 other failure, 2 usage, 3 local I/O or body error,
@@ -54,6 +65,12 @@ int main(int argc, char** argv) {
   }
   const std::string command = args[0];
   args.erase(args.begin());
+  // -h is the only short option: the option parser knows long ones, so it is spelled out for it here (up to a
+  // "--", after which "-h" could be a file name).
+  for (std::string& arg : args) {
+    if (arg == "--") break;
+    if (arg == "-h") arg = "--help";
+  }
   try {
     if (command == "cp") return s3up::cli::run_cp(args);
     if (command == "serve") return s3up::cli::run_serve(args);

@@ -30,6 +30,8 @@ options:
   --region REGION        region in the credential scope (default us-east-1)
   --data-dir DIR         store objects under DIR instead of in memory
   --reject-trailers      refuse aws-chunked checksum trailers, as Scaleway does
+  --emulate PROVIDER     refuse what that service refuses, with its errors: aws (default), minio, ceph,
+                         wasabi, scaleway, r2, b2, gcs
   --no-auto-buckets      a PUT to a missing bucket fails with NoSuchBucket
   --max-object-size SIZE refuse larger bodies with EntityTooLarge (default 5GiB, S3's single-PUT limit)
   --no-md5-etag          ETag from the stored checksum instead of MD5 (MD5, ~0.7 GB/s, caps ingest);
@@ -140,7 +142,7 @@ int run_serve(const std::vector<std::string>& args) {
       args,
       {"listen", "cert-out", "access-key", "secret-key", "region", "data-dir", "max-object-size",
        "min-part-size", "fail-next", "malformed-response", "reset-after", "close-before-response",
-       "slow-read", "delay-response", "ignore-expect", "fault-method"},
+       "slow-read", "delay-response", "ignore-expect", "fault-method", "emulate"},
       {"tls", "reject-trailers", "no-auto-buckets", "no-md5-etag", "help"});
   if (arguments.flag("help")) {
     std::fputs(serve_usage, stdout);
@@ -165,6 +167,13 @@ int run_serve(const std::vector<std::string>& args) {
   options.region = arguments.value("region").value_or(options.region);
   options.data_dir = arguments.value("data-dir").value_or("");
   options.reject_trailers = arguments.flag("reject-trailers");
+  if (auto name = arguments.value("emulate")) {
+    auto emulation = mock::parse_emulation(*name);
+    if (!emulation) {
+      throw UsageError("--emulate: '" + *name + "' is not aws, minio, ceph, wasabi, scaleway, r2, b2 or gcs");
+    }
+    options.emulate = *emulation;
+  }
   options.auto_create_buckets = !arguments.flag("no-auto-buckets");
   options.md5_etag = !arguments.flag("no-md5-etag");
   if (auto size = arguments.value("max-object-size")) options.max_object_size = parse_size(*size);

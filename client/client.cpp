@@ -34,6 +34,8 @@ Client::Impl::Impl(ClientConfig requested) {
   config = std::move(resolved.config);
   endpoint = std::move(resolved.endpoint);
   config_error = std::move(resolved.error);
+  profile = &provider_profile(resolve_provider(config.provider, config.endpoint_url));
+  if (!config_error) config_error = check_provider_config(*profile, config);
   logger = config.logger ? config.logger : spdlog::default_logger();
   transfer.verify_tls = config.verify_tls;
   transfer.ca_bundle = config.ca_bundle;

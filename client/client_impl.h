@@ -18,6 +18,7 @@
 #include "client/curl_handle.h"
 #include "client/endpoint.h"
 #include "client/http_exchange.h"
+#include "client/provider_profile.h"
 #include "client/request_signer.h"
 #include "client/retry.h"
 #include "client/signing_clock.h"
@@ -35,6 +36,9 @@ struct StreamedPut {
   ChecksumLocation location = ChecksumLocation::automatic;
   bool signed_payload = false;
   bool content_md5 = false;
+  // An UploadPart of an upload created without a checksum: none is sent, but the provider's Content-MD5
+  // fallback still applies.
+  bool part_without_checksum = false;
   std::string content_type;
   const ProgressFunction* progress = nullptr;  // null: no progress reports
 };
@@ -44,6 +48,8 @@ struct Client::Impl {
 
   ClientConfig config;  // resolved
   Endpoint endpoint;
+  // What the service accepts: config.provider, or the one endpoint_url names (provider_profile.cpp).
+  const ProviderProfile* profile = nullptr;
   std::optional<Error> config_error;
   std::shared_ptr<spdlog::logger> logger;
   TransferSettings transfer;

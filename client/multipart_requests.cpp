@@ -115,15 +115,16 @@ Result<MultipartUpload> Client::create_multipart_upload(std::string_view bucket,
   if (requested == ChecksumAlgorithm::md5) {
     return invalid("MD5 is not an S3 checksum algorithm; use PutObjectOptions::content_md5");
   }
-  // The same decision as a PutObject's: location none sends no checksum, when_required none unless asked.
+  // The same decision as a PutObject's: location none sends no checksum, when_required none unless asked,
+  // and the provider's refusals apply (B2 takes no x-amz-checksum-algorithm: its parts get Content-MD5).
   // (The location itself is the parts' business.)
-  EndpointTraits traits{impl.endpoint.https, impl.endpoint.is_aws() || impl.config.endpoint_accepts_trailers};
+  auto algorithm = choose_multipart_algorithm(*impl.profile, requested, impl.config.checksum_location,
+                                              *impl.config.checksum_calculation);
+  if (!algorithm) return algorithm.error();
   MultipartUpload upload;
   upload.bucket = std::string(bucket);
   upload.key = std::string(key);
-  upload.checksum_algorithm =
-      plan_checksum(requested, impl.config.checksum_location, *impl.config.checksum_calculation, traits, 1)
-          .algorithm;
+  upload.checksum_algorithm = algorithm.value();
   if (upload.checksum_algorithm) {
     const bool crc = *upload.checksum_algorithm == ChecksumAlgorithm::crc32 ||
                      *upload.checksum_algorithm == ChecksumAlgorithm::crc32c ||
@@ -198,9 +199,9 @@ Result<UploadPartResult> Client::upload_part(const MultipartUpload& upload, int 
   // The upload's algorithm, whatever the options say: S3 refuses a part checksum of another one, and an
   // upload declared without one takes none.
   put.algorithm = upload.checksum_algorithm;
-  put.location = ChecksumLocation::none;
+  put.location = options.checksum_location.value_or(impl.config.checksum_location);
+  put.part_without_checksum = !upload.checksum_algorithm;
   if (upload.checksum_algorithm) {
-    put.location = options.checksum_location.value_or(impl.config.checksum_location);
     if (put.location == ChecksumLocation::none) {
       return invalid("the upload was created with " +
                      std::string(algorithm_name(*upload.checksum_algorithm)) +

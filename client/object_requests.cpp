@@ -24,7 +24,8 @@ Result<GetObjectResult> Client::get_object(std::string_view bucket, std::string_
   // A failure after the sink got bytes is not retried (the loop sees them in the exchange trace).
   return impl.with_retries<GetObjectResult>(operation, nullptr, [&](int) -> Result<GetObjectResult> {
     std::vector<sigv4::Header> headers;
-    headers.push_back({"x-amz-checksum-mode", "ENABLED"});
+    // B2 refuses x-amz-checksum-mode like every x-amz-checksum header (provider_profile.cpp).
+    if (impl.profile->sdk_checksum_headers) headers.push_back({"x-amz-checksum-mode", "ENABLED"});
     SignedOutgoingRequest request =
         impl.sign("GET", target, std::move(headers), std::string(sigv4::empty_sha256_hex));
 

@@ -189,29 +189,38 @@ Result<PutObjectResult> Client::Impl::put_body(const StreamedPut& put, BodySourc
   plan.size = *size;
   plan.chunk_size = config.chunk_size;
   plan.signed_payload = put.signed_payload;
-  EndpointTraits traits{endpoint.https, endpoint.is_aws() || config.endpoint_accepts_trailers};
-  plan.checksum = plan_checksum(put.algorithm, put.location, *config.checksum_calculation, traits, *size);
-  // No algorithm means no checksum wherever it was meant to go; location none means no algorithm.
-  if (!plan.checksum.algorithm || plan.checksum.location == ChecksumLocation::automatic) {
-    plan.checksum.location = ChecksumLocation::none;
-  }
-  if (plan.checksum.location == ChecksumLocation::none) plan.checksum.algorithm.reset();
+  // What the provider accepts decides the checksum, where it travels and the payload mode; an explicit choice
+  // it refuses ends the call here, before anything is read or sent.
+  UploadRequest request{.algorithm = put.algorithm,
+                        .location = put.location,
+                        .calculation = *config.checksum_calculation,
+                        .signed_payload = put.signed_payload,
+                        .https = endpoint.https,
+                        .endpoint_accepts_trailers = endpoint.is_aws() || config.endpoint_accepts_trailers,
+                        .body_size = *size,
+                        .chunk_size = config.chunk_size,
+                        .part_without_checksum = put.part_without_checksum};
+  auto choice = choose_upload(*profile, request);
+  if (!choice) return choice.error();
+  plan.checksum = choice->checksum;
 
   // Payload modes (reference §1): an aws-chunked body for a trailer, or for a signed payload that has no
-  // checksum header to pre-read for (signed chunks need no second pass); the raw body otherwise.
+  // checksum header to pre-read for (signed chunks need no second pass) where the provider takes signed
+  // streaming; the raw body otherwise, its SHA-256 pre-read when the payload is signed.
   plan.trailer = plan.checksum.location == ChecksumLocation::trailer;
-  plan.aws_chunked =
-      plan.trailer || (plan.checksum.location == ChecksumLocation::none && plan.signed_payload);
+  plan.aws_chunked = choice->aws_chunked;
   const bool header = plan.checksum.location == ChecksumLocation::header;
+  const bool content_md5 = put.content_md5 || choice->content_md5;
+  const bool signed_raw = plan.signed_payload && !plan.aws_chunked;
 
   // The pre-read runs once, not per attempt: it needs a rewindable source, and a rewound source yields the
   // same bytes again, so its digests hold for every attempt. Were the bytes to change between passes, the
   // server's own check of the header checksum (BadDigest) would refuse the upload; nothing is stored wrong.
   PrereadDigests digests;
-  if (header || put.content_md5) {
+  if (header || content_md5 || signed_raw) {
     try {
-      digests = preread_buffer().run(source, header ? plan.checksum.algorithm : std::nullopt,
-                                     header && plan.signed_payload, put.content_md5);
+      digests = preread_buffer().run(source, header ? plan.checksum.algorithm : std::nullopt, signed_raw,
+                                     content_md5);
     } catch (const BodyError& error) {
       return preread_error(error);
     } catch (const std::exception& error) {
@@ -230,8 +239,10 @@ Result<PutObjectResult> Client::Impl::put_body(const StreamedPut& put, BodySourc
     plan.headers.push_back({"x-amz-decoded-content-length", std::to_string(*size)});
     if (plan.trailer) {
       plan.headers.push_back({"x-amz-trailer", std::string(header_name(*plan.checksum.algorithm))});
-      plan.headers.push_back(
-          {"x-amz-sdk-checksum-algorithm", std::string(algorithm_name(*plan.checksum.algorithm))});
+      if (choice->sdk_checksum_header) {
+        plan.headers.push_back(
+            {"x-amz-sdk-checksum-algorithm", std::string(algorithm_name(*plan.checksum.algorithm))});
+      }
     }
   } else {
     plan.payload_hash = plan.signed_payload && digests.payload_sha256 ? digests.payload_sha256->hex()
@@ -239,16 +250,19 @@ Result<PutObjectResult> Client::Impl::put_body(const StreamedPut& put, BodySourc
     if (header) {
       plan.header_checksum = digests.checksum->base64();
       plan.headers.push_back({std::string(header_name(*plan.checksum.algorithm)), plan.header_checksum});
-      plan.headers.push_back(
-          {"x-amz-sdk-checksum-algorithm", std::string(algorithm_name(*plan.checksum.algorithm))});
+      if (choice->sdk_checksum_header) {
+        plan.headers.push_back(
+            {"x-amz-sdk-checksum-algorithm", std::string(algorithm_name(*plan.checksum.algorithm))});
+      }
     }
   }
-  if (put.content_md5) plan.headers.push_back({"content-md5", digests.content_md5->base64()});
+  if (content_md5) plan.headers.push_back({"content-md5", digests.content_md5->base64()});
   if (!put.content_type.empty()) plan.headers.push_back({"content-type", put.content_type});
 
-  logger->debug("{}: {} bytes, checksum {} in {}, content-md5 {}", put.operation, *size,
+  logger->debug("{}: {} bytes, provider {}, checksum {} in {}, content-md5 {}", put.operation, *size,
+                to_string(profile->provider),
                 plan.checksum.algorithm ? algorithm_name(*plan.checksum.algorithm) : "none",
-                to_string(plan.checksum.location), put.content_md5 ? "yes" : "no");
+                to_string(plan.checksum.location), content_md5 ? "yes" : "no");
   // The bytes the encoder takes are counted for the progress callback; the pre-read above is not sending.
   std::optional<ProgressSource> counted;
   BodySource& body = put.progress != nullptr ? counted.emplace(source, *put.progress) : source;

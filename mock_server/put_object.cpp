@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "aws_chunked_decoder.h"
+#include "emulation.h"
 #include "etag_md5.h"
 #include "http_body.h"
 #include "http_request.h"
@@ -67,6 +68,7 @@ class PayloadSink final : public AwsChunkedSink {
   }
 
   std::optional<S3Error> on_chunk_header(std::uint64_t size, std::string_view signature) override {
+    if (plan_.max_chunk_size != 0 && size > plan_.max_chunk_size) return chunk_too_big_error();
     // Refuse more data than announced at once rather than buffer it.
     if (size > plan_.decoded_length - std::min(decoded_, plan_.decoded_length)) {
       return decoded_length_error(plan_.decoded_length, decoded_ + size);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "emulation.h"
 #include "http_request.h"
 #include "s3up/sigv4.h"
 
@@ -129,6 +130,7 @@ std::optional<S3Error> plan_put_object(const HttpRequest& request, const ServerO
   plan.mode = *mode;
   plan.max_size = options.max_object_size;
   plan.md5_etag = options.md5_etag;
+  plan.max_chunk_size = emulated_max_chunk_size(options.emulate);
   // Scaleway-like services refuse every trailer, whatever it names, before looking at anything else.
   if (options.reject_trailers && request.find("x-amz-trailer")) return invalid_request(unsupported_trailer);
   if (plan.mode == PayloadMode::signed_payload) plan.payload_sha256 = ascii_lowercase(content_sha256);

@@ -47,6 +47,8 @@ struct PutPlan {
   // The checksum computed and stored when the request carries none: S3 stores a CRC64NVME for such an object
   // (reference §5.3); an UploadPart computes its upload's algorithm instead.
   ChecksumAlgorithm default_checksum = ChecksumAlgorithm::crc64nvme;
+  // The largest aws-chunked chunk the emulated service takes (MinIO: 16 MiB); 0: no limit.
+  std::uint64_t max_chunk_size = 0;
 };
 
 std::optional<S3Error> plan_put_object(const HttpRequest& request, const ServerOptions& options,

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "connection.h"
+#include "emulation.h"
 #include "http_body.h"
 #include "http_response.h"
 #include "object_store.h"
@@ -174,6 +175,8 @@ S3Handler::Reply S3Handler::dispatch(Exchange& exchange) {
           verify_request_signature(request, exchange.path, exchange.query, options_, exchange.auth)) {
     return *error;
   }
+  // The emulated service refuses what it refuses before looking at the operation (ServerOptions::emulate).
+  if (auto error = emulation_refusal(options_.emulate, request)) return *error;
 
   std::string bucket = virtual_host_bucket(request, options_);
   const bool virtual_hosted = !bucket.empty();

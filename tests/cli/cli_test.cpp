@@ -198,6 +198,7 @@ TEST_CASE("s3up cp --debug logs requests but never the secret or a signature") {
                   user_environment());
   REQUIRE(output.exit_code == 0);
   CHECK(output.err.find("PUT") != std::string::npos);
+  CHECK(output.err.find("[trace]") != std::string::npos);  // the canonical request, logged at trace
   CHECK(output.err.find(s3up::mock::default_secret_key) == std::string::npos);
   CHECK(output.err.find("Signature=") == std::string::npos);
   CHECK(output.err.find("chunk-signature=") == std::string::npos);

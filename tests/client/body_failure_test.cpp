@@ -81,17 +81,19 @@ TEST_CASE("a body that fails mid-read is a body error in every mode, and nothing
       CHECK_FALSE(server.object("failing", key));
     }
   }
-  // The header mode fails in its pre-read, before anything is sent.
-  const auto requests_before = server.stats().requests;
+  // The header mode fails in its pre-read, before anything is sent. A server of its own: the first server
+  // may still be reading the head of a request aborted above (its thread is late under load) and count it.
+  mock::Server quiet_server;
+  Client preread_client(test::config_for(quiet_server));
   std::size_t position = 0;
   CallbackSource source = failing_source(data, position, 1000, Failure::std_exception);
   PutObjectOptions header;
   header.checksum_location = ChecksumLocation::header;
-  auto result = client.put_object("failing", "preread", source, header);
+  auto result = preread_client.put_object("failing", "preread", source, header);
   REQUIRE_FALSE(result);
   CHECK(result.error().kind == Error::Kind::body);
   CHECK(result.error().attempts == 0);
-  CHECK(server.stats().requests == requests_before);
+  CHECK(quiet_server.stats().requests == 0);
 
   // The client is still usable.
   MemorySource good{std::span<const std::byte>(data)};

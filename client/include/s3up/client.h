@@ -92,6 +92,19 @@ enum class Addressing {
   virtual_hosted,  // https://bucket.host/key
 };
 
+// The S3 service behind the endpoint, which decides what an upload may send: several S3-compatible services
+// refuse the checksums and payload modes that AWS's SDKs send by default (aws-chunked trailers, some
+// x-amz-checksum-* algorithms, signed streaming). See client/provider_profile.cpp for what each one gets.
+enum class Provider { automatic, aws, minio, ceph, wasabi, scaleway, r2, b2, gcs, generic };
+std::string_view to_string(Provider provider);  // "auto", "aws", "minio", ... as on the command line
+// Any case; "auto" and "automatic" give Provider::automatic. nullopt for an unknown name.
+std::optional<Provider> parse_provider(std::string_view name);
+// The provider an endpoint's host names where that is unambiguous: *.amazonaws.com -> aws,
+// *.r2.cloudflarestorage.com -> r2, *.backblazeb2.com -> b2, *.wasabisys.com -> wasabi, *.scw.cloud ->
+// scaleway, storage.googleapis.com -> gcs; an empty endpoint (AWS's default) -> aws; any other host ->
+// generic (MinIO and Ceph run under any name).
+Provider detect_provider(std::string_view endpoint_url);
+
 // How a failed request is tried again, after the AWS SDKs' "standard" retry mode. Retried: connection
 // failures, resets, timeouts other than request_timeout, HTTP 500/502/503/504 (SlowDown included) and 400
 // RequestTimeout; never another 4xx. Before each retry the body source is rewound and every checksum and the
@@ -125,6 +138,12 @@ struct ClientConfig {
   // Custom endpoints are assumed to refuse aws-chunked trailers (as Scaleway and B2 do); set this when the
   // endpoint is known to accept them so that automatic picks the trailer over HTTPS.
   bool endpoint_accepts_trailers = false;
+  // What the service accepts (checksum algorithms, header or trailer, signed streaming, chunk size):
+  // automatic detects it from endpoint_url (detect_provider). The provider picks the defaults; an explicit
+  // choice it refuses (checksum_algorithm, checksum_location, signed_payload) fails before sending with
+  // Error::Kind::invalid_argument. endpoint_accepts_trailers = true still lets a generic endpoint (or one
+  // whose trailer support is unknown) use trailers.
+  Provider provider = Provider::automatic;
   std::size_t chunk_size = default_chunk_size;
 
   // TLS. Verification is on unless turned off here. ca_bundle (a PEM file) is then the only trust store, as
@@ -184,7 +203,7 @@ enum class ChecksumType {
   composite,    // the checksum of the parts' checksums, "<base64>-<part count>" (CRC32, CRC32C, SHA1, SHA256)
   full_object,  // the CRC of the whole object, combined from the parts' CRCs (CRC32, CRC32C, CRC64NVME)
 };
-std::string_view to_string(ChecksumType type);  // "COMPOSITE" / "FULL_OBJECT"
+std::string_view to_string(ChecksumType type);                           // "COMPOSITE" / "FULL_OBJECT"
 std::optional<ChecksumType> parse_checksum_type(std::string_view text);  // any case
 // Whether S3 accepts this algorithm with this type (reference §6.1).
 bool checksum_type_supported(ChecksumAlgorithm algorithm, ChecksumType type);

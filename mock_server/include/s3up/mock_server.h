@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -25,6 +26,15 @@ namespace s3up::mock {
 // The credentials the server accepts by default (AWS's documented example key pair).
 inline constexpr const char* default_access_key = "AKIAIOSFODNN7EXAMPLE";
 inline constexpr const char* default_secret_key = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
+
+// The S3 service the server behaves as: it refuses what that service is documented or reported to refuse,
+// with the error that service answers (mock_server/emulation.cpp; ../shared/s3-compatibility.md). aws
+// refuses nothing S3 accepts. minio: aws-chunked chunks over 16 MiB. ceph: releases before trailer support,
+// trailers. wasabi: aws-chunked bodies, CRC32C. scaleway: trailers. r2: CRC64NVME, signed streaming. b2:
+// every x-amz-checksum-*, x-amz-sdk-checksum-algorithm and x-amz-trailer header. gcs: trailers.
+enum class Emulation { aws, minio, ceph, wasabi, scaleway, r2, b2, gcs };
+std::string_view to_string(Emulation emulation);                  // "aws", "minio", ...
+std::optional<Emulation> parse_emulation(std::string_view name);  // any case
 
 // Every member has an initializer: designated initializers compile warning-free under -Wextra.
 struct ServerOptions {
@@ -39,6 +49,8 @@ struct ServerOptions {
   bool auto_create_buckets = true;  // a PUT of an object creates its bucket
   bool reject_trailers = false;     // refuse aws-chunked trailers, as Scaleway does
   bool check_clock_skew = true;     // false: accept any x-amz-date (replaying fixed-date test vectors)
+  // Refuse what that service refuses (see Emulation).
+  Emulation emulate = Emulation::aws;
   // A PutObject body larger than this is refused with EntityTooLarge (S3's single-PUT limit). An upload
   // to the memory store holds its whole size in memory: lower this to bound what one request can take.
   std::uint64_t max_object_size = 5ULL << 30;
