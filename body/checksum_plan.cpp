@@ -1,5 +1,5 @@
-// body/checksum_plan.cpp: where the checksum travels (trailer, header or nowhere) and with which algorithm,
-// plus the text forms of the two settings that decide it.
+// body/checksum_plan.cpp: the text forms of the two settings that decide where the checksum travels
+// (checksum location) and whether one is sent without being asked (checksum calculation).
 #include <algorithm>
 #include <cctype>
 
@@ -33,26 +33,6 @@ std::string_view to_string(ChecksumLocation location) {
       return "none";
   }
   return "unknown";
-}
-
-ChecksumPlan plan_checksum(std::optional<ChecksumAlgorithm> requested_algorithm,
-                           ChecksumLocation requested_location, ChecksumCalculation calculation,
-                           EndpointTraits endpoint, std::uint64_t body_size) {
-  if (requested_location == ChecksumLocation::none) return {};
-  std::optional<ChecksumAlgorithm> algorithm = requested_algorithm;
-  if (!algorithm && calculation == ChecksumCalculation::when_supported)
-    algorithm = default_checksum_algorithm;
-  if (!algorithm) return {};
-
-  ChecksumLocation location = requested_location;
-  if (location == ChecksumLocation::automatic) {
-    // A trailer saves the pre-read pass, but only endpoints known to parse aws-chunked trailers get one, over
-    // TLS (as the SDKs do: unsigned chunks rely on TLS for integrity of the framing), and an empty body gains
-    // nothing from chunking.
-    bool trailer = endpoint.https && endpoint.accepts_trailers && body_size > 0;
-    location = trailer ? ChecksumLocation::trailer : ChecksumLocation::header;
-  }
-  return {algorithm, location};
 }
 
 }  // namespace s3up

@@ -1,6 +1,6 @@
 // text_encoding.cpp: the text forms S3 and SigV4 use for digests: standard padded base64 (RFC 4648 §4)
 // and lowercase hex. Decoding is strict because a lenient decoder would accept checksums S3 rejects.
-// Also the ASCII case folding every module uses for protocol tokens.
+// Also the ASCII case folding and trimming every module uses for protocol tokens, and the UTF-8 decoder.
 #include <stdexcept>
 
 #include "s3up/checksum.h"
@@ -132,6 +132,41 @@ std::string_view trim_http_whitespace(std::string_view text) {
   while (!text.empty() && is_whitespace(text.front())) text.remove_prefix(1);
   while (!text.empty() && is_whitespace(text.back())) text.remove_suffix(1);
   return text;
+}
+
+std::string_view trim_ascii_whitespace(std::string_view text) {
+  constexpr std::string_view whitespace = " \t\n\v\f\r";
+  const auto begin = text.find_first_not_of(whitespace);
+  if (begin == std::string_view::npos) return {};
+  return text.substr(begin, text.find_last_not_of(whitespace) - begin + 1);
+}
+
+std::size_t utf8_sequence_length(std::string_view text) {
+  if (text.empty()) return 0;
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+  const unsigned char lead = byte(0);
+  if (lead < 0x80) return 1;
+  std::size_t length = 0;
+  // RFC 3629's table: the second byte's range is narrower after E0, ED, F0 and F4.
+  unsigned char min_second = 0x80, max_second = 0xBF;
+  if (lead >= 0xC2 && lead <= 0xDF) {
+    length = 2;  // C0 and C1 could only start overlong forms of ASCII
+  } else if (lead >= 0xE0 && lead <= 0xEF) {
+    length = 3;
+    if (lead == 0xE0) min_second = 0xA0;  // overlong
+    if (lead == 0xED) max_second = 0x9F;  // UTF-16 surrogates
+  } else if (lead >= 0xF0 && lead <= 0xF4) {
+    length = 4;
+    if (lead == 0xF0) min_second = 0x90;  // overlong
+    if (lead == 0xF4) max_second = 0x8F;  // above U+10FFFF
+  } else {
+    return 0;  // a continuation byte, C0, C1 or F5-FF
+  }
+  if (text.size() < length || byte(1) < min_second || byte(1) > max_second) return 0;
+  for (std::size_t i = 2; i < length; ++i) {
+    if (byte(i) < 0x80 || byte(i) > 0xBF) return 0;
+  }
+  return length;
 }
 
 }  // namespace s3up

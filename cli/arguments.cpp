@@ -13,6 +13,12 @@ Arguments::Arguments(const std::vector<std::string>& args, const std::set<std::s
   bool options_ended = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
+    // "-h", the only short option, is --help where an option could be: not after "--" (a file named "-h"),
+    // and never as the value of an option, which the branch below takes before the loop sees it.
+    if (!options_ended && arg == "-h" && flag_options.count("help")) {
+      flags_.insert("help");
+      continue;
+    }
     if (options_ended || arg.size() < 3 || arg.rfind("--", 0) != 0) {
       if (arg == "--") {
         options_ended = true;
@@ -80,7 +86,7 @@ std::uint64_t parse_size(std::string_view text) {
   throw UsageError("unknown size suffix in '" + std::string(text) + "' (use KiB, MiB, GiB)");
 }
 
-std::string format_size(std::uint64_t bytes) {
+void format_size_to(char* out, std::size_t size, std::uint64_t bytes) {
   static constexpr const char* names[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   double value = static_cast<double>(bytes);
   int unit = 0;
@@ -88,12 +94,16 @@ std::string format_size(std::uint64_t bytes) {
     value /= 1024;
     ++unit;
   }
-  char text[32];
   if (unit == 0) {
-    std::snprintf(text, sizeof text, "%llu B", static_cast<unsigned long long>(bytes));
+    std::snprintf(out, size, "%llu B", static_cast<unsigned long long>(bytes));
   } else {
-    std::snprintf(text, sizeof text, "%.1f %s", value, names[unit]);
+    std::snprintf(out, size, "%.1f %s", value, names[unit]);
   }
+}
+
+std::string format_size(std::uint64_t bytes) {
+  char text[32];
+  format_size_to(text, sizeof text, bytes);
   return text;
 }
 

@@ -2,6 +2,7 @@
 // and boolean "--flag" options, positional arguments, and size values with suffixes (64KiB, 8MiB, 1GiB).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -22,6 +23,7 @@ class UsageError : public std::runtime_error {
 class Arguments {
  public:
   // value_options take a value; flag_options do not. Anything else starting with "--" is a usage error.
+  // "-h" is the flag "help" when flag_options has it, except after "--" or as an option's value.
   Arguments(const std::vector<std::string>& args, const std::set<std::string>& value_options,
             const std::set<std::string>& flag_options);
 
@@ -37,7 +39,9 @@ class Arguments {
 
 // "1048576", "64KiB", "8MiB", "1GiB", "10MB" (powers of 1000 for kB/MB/GB). Throws UsageError.
 std::uint64_t parse_size(std::string_view text);
-// "256.0 MiB" style, for tables.
+// "812 B", "256.0 MiB": binary units, one decimal above bytes, for tables and the progress line.
 std::string format_size(std::uint64_t bytes);
+// The same into out (size bytes, 32 is always enough), without allocating: the progress bar redraws with it.
+void format_size_to(char* out, std::size_t size, std::uint64_t bytes);
 
 }  // namespace s3up::cli

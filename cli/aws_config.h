@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace s3up::cli {
 
@@ -18,15 +20,22 @@ class ConfigFileError : public std::runtime_error {
 };
 
 // key -> value. A nested value ("s3 =" followed by indented "endpoint_url = ..." lines) is stored under
-// "s3.endpoint_url". Keys are lowercase, as Python's configparser (which botocore uses) makes them.
+// "s3.endpoint_url". Top-level keys are lowercase, as Python's configparser (which botocore uses) makes them;
+// nested keys keep their case, as botocore's _parse_nested does ("Endpoint_URL" is not "endpoint_url").
 using IniSection = std::map<std::string, std::string>;
-// section name, as written between the brackets (trimmed) -> its keys. A repeated section adds to the first.
-using IniFile = std::map<std::string, IniSection>;
+// The sections in file order, each name as written between the brackets (not trimmed: "[ profile dev ]" is
+// the section " profile dev ", which is no profile for botocore). A name appears once: a repeated section is
+// a parse error, as configparser makes it.
+using IniFile = std::vector<std::pair<std::string, IniSection>>;
+
+// The section called name, or nullptr.
+const IniSection* find_section(const IniFile& file, std::string_view name);
 
 // Parses INI text as botocore does: whole-line comments starting with '#' or ';', "key = value" or
 // "key: value" with whitespace around both trimmed, and indented lines under a key with an empty value as
-// that key's nested values. Throws ConfigFileError for a line that is none of these, or a key before any
-// section header. file_name is only for the message.
+// that key's nested values. Throws ConfigFileError for a line that is none of these, a key before any
+// section header, a section or a key repeated (configparser's strict mode, which botocore uses). file_name is
+// only for the message.
 IniFile parse_ini(std::string_view text, const std::string& file_name);
 
 // Where the two files are: AWS_CONFIG_FILE and AWS_SHARED_CREDENTIALS_FILE, else ~/.aws/config and
@@ -50,8 +59,10 @@ struct AwsProfile {
 };
 
 // The profile `name` from the config file ("[profile NAME]", or "[default]"/"[profile default]" for
-// "default") and the credentials file ("[NAME]"). A file that does not exist counts as empty. nullopt when
-// neither file has the profile. Throws ConfigFileError when a file exists but cannot be read or parsed.
+// "default": when both exist the later one replaces the earlier entirely, as in botocore) and the
+// credentials file ("[NAME]"). A file that does not exist counts as empty. nullopt when neither file has the
+// profile. Throws ConfigFileError when a file exists but cannot be read or parsed (a directory included), or
+// when the profile's "services = NAME" names no (or an empty) "[services NAME]" section.
 std::optional<AwsProfile> load_profile(const SharedConfigPaths& paths, const std::string& name);
 
 }  // namespace s3up::cli

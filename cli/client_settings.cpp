@@ -1,6 +1,6 @@
 // cli/client_settings.cpp: flag > environment > profile for each client setting. The order and the names
 // follow the AWS CLI's documentation ("Configuration and credentials precedence") and botocore's behaviour
-// where the documentation is silent (an explicit --profile outranks credentials in the environment).
+// where the documentation is silent (with an explicit --profile, credentials in the environment are ignored).
 #include "client_settings.h"
 
 #include <spdlog/spdlog.h>
@@ -9,6 +9,7 @@
 #include <initializer_list>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "aws_config.h"
 #include "s3up/body.h"
@@ -72,8 +73,8 @@ std::optional<Setting> first_of(std::optional<Setting> first, Candidates... rest
   }
 }
 
-// The profile the command uses, and whether it was named (by --profile or AWS_PROFILE): a named profile must
-// exist, while a missing "default" is simply no profile.
+// The profile the command uses, and whether it was named (by --profile or the environment): a named profile
+// must exist, while a missing "default" is simply no profile.
 struct ProfileChoice {
   std::string name = "default";
   bool named = false;
@@ -82,7 +83,9 @@ struct ProfileChoice {
 
 ProfileChoice choose_profile(const Arguments& arguments) {
   if (auto flag = from_flag(arguments, "profile")) return {flag->value, true, true};
-  if (auto env = first_env({"AWS_PROFILE", "AWS_DEFAULT_PROFILE"})) return {env->value, true, false};
+  // AWS_DEFAULT_PROFILE before AWS_PROFILE, the first set winning: botocore's order (configprovider.py lists
+  // the profile's variables as ['AWS_DEFAULT_PROFILE', 'AWS_PROFILE']).
+  if (auto env = first_env({"AWS_DEFAULT_PROFILE", "AWS_PROFILE"})) return {env->value, true, false};
   return {};
 }
 
@@ -132,6 +135,19 @@ void log_source(const char* what, const std::optional<Setting>& setting) {
   if (setting) spdlog::debug("{} {} (from {})", what, setting->value, setting->source);
 }
 
+// The URL with its user info ("https://user:password@host") replaced by "...", as the library's endpoint
+// error does: the endpoint is logged before the library validates (and refuses) it, and a password written
+// into it must not reach the log.
+std::string without_user_info(std::string_view url) {
+  std::string shown(url);
+  const std::size_t scheme_end = shown.find("://");
+  const std::size_t authority = scheme_end == std::string::npos ? 0 : scheme_end + 3;
+  const std::size_t at = shown.find('@', authority);
+  if (at != std::string::npos && at < shown.find_first_of("/?#", authority))
+    shown.replace(authority, at - authority, "...");
+  return shown;
+}
+
 }  // namespace
 
 ClientConfig resolve_client_config(const Arguments& arguments) {
@@ -150,15 +166,24 @@ ClientConfig resolve_client_config(const Arguments& arguments) {
   auto endpoint = first_of(
       from_flag(arguments, "endpoint-url"), first_env({"AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL"}),
       profile.service("s3.endpoint_url"), profile.get("s3.endpoint_url"), profile.get("endpoint_url"));
-  log_source("endpoint", endpoint);
-  if (endpoint) config.endpoint_url = endpoint->value;
+  if (endpoint) {
+    log_source("endpoint", Setting{without_user_info(endpoint->value), endpoint->source});
+    config.endpoint_url = endpoint->value;
+  }
 
-  // Keys in a profile named by --profile outrank keys in the environment (botocore drops its environment
-  // provider then); a profile chosen by AWS_PROFILE does not. Within the profile, the credentials file beats
-  // the config file (load_profile merged them so).
+  // With --profile only the profile's keys count: botocore drops its environment provider then, so keys in
+  // the environment are ignored even when the profile has none (and no credentials is the error). A profile
+  // chosen by AWS_PROFILE does not drop them. Within the profile, the credentials file beats the config file
+  // (load_profile merged them so).
   std::optional<sigv4::Credentials> credentials;
-  if (choice.by_flag && (credentials = credentials_from_profile(profile))) {
-    spdlog::debug("credentials from profile {} (--profile beats the environment)", choice.name);
+  if (choice.by_flag) {
+    credentials = credentials_from_profile(profile);
+    // Said here: left empty, the library would take the environment's keys itself.
+    if (!credentials)
+      throw UsageError("no credentials: profile " + choice.name +
+                       " has no aws_access_key_id and aws_secret_access_key, and with --profile the "
+                       "environment's AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are not used");
+    spdlog::debug("credentials from profile {} (--profile: the environment's are not used)", choice.name);
   } else if ((credentials = credentials_from_env())) {
     spdlog::debug("credentials from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY");
   } else if ((credentials = credentials_from_profile(profile))) {

@@ -38,8 +38,10 @@ multipart threshold and as a multipart upload of parallel parts at or above it. 
 in '/' gets the file name appended. A multipart upload that fails is aborted: no parts are left behind.
 
 options:
-  --profile NAME                AWS profile from ~/.aws/config and ~/.aws/credentials (env AWS_PROFILE;
-                                  default: "default", when it exists); its keys beat AWS_ACCESS_KEY_ID
+  --profile NAME                AWS profile from ~/.aws/config and ~/.aws/credentials (env
+                                  AWS_DEFAULT_PROFILE, then AWS_PROFILE; default: "default", when it
+                                  exists); with --profile only the profile's keys are used, never
+                                  AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY
   --endpoint-url URL            S3 endpoint (env AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL; profile
                                   s3.endpoint_url, endpoint_url; default AWS)
   --region REGION               signing region (env AWS_REGION, AWS_DEFAULT_REGION; profile region;

@@ -4,34 +4,10 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "s3up/checksum.h"  // utf8_sequence_length
+
 namespace s3up::cli {
 namespace {
-
-// The length of the valid UTF-8 sequence at the start of text (RFC 3629: no overlong forms, no surrogates,
-// nothing above U+10FFFF), or 0 when it is not one.
-std::size_t utf8_sequence_length(std::string_view text) {
-  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
-  const unsigned char lead = byte(0);
-  std::size_t length = 0;
-  unsigned char min_second = 0x80, max_second = 0xBF;
-  if (lead >= 0xC2 && lead <= 0xDF) {
-    length = 2;
-  } else if (lead >= 0xE0 && lead <= 0xEF) {
-    length = 3;
-    if (lead == 0xE0) min_second = 0xA0;  // overlong
-    if (lead == 0xED) max_second = 0x9F;  // surrogates
-  } else if (lead >= 0xF0 && lead <= 0xF4) {
-    length = 4;
-    if (lead == 0xF0) min_second = 0x90;  // overlong
-    if (lead == 0xF4) max_second = 0x8F;  // above U+10FFFF
-  } else {
-    return 0;
-  }
-  if (text.size() < length || byte(1) < min_second || byte(1) > max_second) return 0;
-  for (std::size_t i = 2; i < length; ++i)
-    if (byte(i) < 0x80 || byte(i) > 0xBF) return 0;
-  return length;
-}
 
 void append_field(std::string& out, std::string_view name, std::string_view json_value) {
   if (out.size() > 1) out += ',';

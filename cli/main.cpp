@@ -25,7 +25,8 @@ global options (before or after the command):
   -h, --help                this text; `s3up COMMAND --help` for a command's options
 
 environment (a command-line flag beats its variable, which beats the AWS profile):
-  AWS_PROFILE               profile of ~/.aws/config and ~/.aws/credentials (--profile beats it)
+  AWS_DEFAULT_PROFILE, AWS_PROFILE  profile of ~/.aws/config and ~/.aws/credentials, the first set
+                            (--profile beats both)
   AWS_CONFIG_FILE           the config file (default ~/.aws/config)
   AWS_SHARED_CREDENTIALS_FILE  the credentials file (default ~/.aws/credentials)
   AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN  credentials
@@ -65,12 +66,6 @@ int main(int argc, char** argv) {
   }
   const std::string command = args[0];
   args.erase(args.begin());
-  // -h is the only short option: the option parser knows long ones, so it is spelled out for it here (up to a
-  // "--", after which "-h" could be a file name).
-  for (std::string& arg : args) {
-    if (arg == "--") break;
-    if (arg == "-h") arg = "--help";
-  }
   try {
     if (command == "cp") return s3up::cli::run_cp(args);
     if (command == "serve") return s3up::cli::run_serve(args);

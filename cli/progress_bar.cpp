@@ -4,21 +4,12 @@
 
 #include <unistd.h>
 
+#include "arguments.h"  // format_size_to
+
 namespace s3up::cli {
 namespace {
 
 constexpr auto redraw_interval = std::chrono::milliseconds(100);
-
-// "812 B", "12.3 MiB": binary units, as the rest of the command prints sizes.
-void format_bytes(char* out, std::size_t size, double bytes) {
-  static constexpr const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int unit = 0;
-  while (bytes >= 1024 && unit < 4) {
-    bytes /= 1024;
-    ++unit;
-  }
-  std::snprintf(out, size, unit == 0 ? "%.0f %s" : "%.1f %s", bytes, units[unit]);
-}
 
 // "0:07", "12:34", "1:02:03".
 void format_duration(char* out, std::size_t size, double seconds) {
@@ -52,11 +43,11 @@ void ProgressBar::draw(std::uint64_t bytes_sent, std::optional<std::uint64_t> to
   const double rate = elapsed > 0 ? static_cast<double>(bytes_sent) / elapsed : 0;
 
   char sent[32], total[32], speed[32], eta[32] = "";
-  format_bytes(sent, sizeof sent, static_cast<double>(bytes_sent));
-  format_bytes(speed, sizeof speed, rate);
+  format_size_to(sent, sizeof sent, bytes_sent);
+  format_size_to(speed, sizeof speed, static_cast<std::uint64_t>(rate));
   char line[256];
   if (total_bytes) {
-    format_bytes(total, sizeof total, static_cast<double>(*total_bytes));
+    format_size_to(total, sizeof total, *total_bytes);
     const double fraction =
         *total_bytes == 0 ? 1.0 : static_cast<double>(bytes_sent) / static_cast<double>(*total_bytes);
     if (rate > 0 && bytes_sent < *total_bytes) {

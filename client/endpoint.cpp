@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "client/error.h"
+#include "client/provider_profile.h"
 #include "s3up/sigv4.h"
 
 namespace s3up {
@@ -41,10 +42,7 @@ bool is_hex(char c) {
 
 }  // namespace
 
-bool Endpoint::is_aws() const {
-  constexpr std::string_view suffix = ".amazonaws.com";
-  return host.size() > suffix.size() && host.ends_with(suffix);
-}
+bool Endpoint::is_aws() const { return provider_of_host(host) == Provider::aws; }
 
 std::string Endpoint::authority(std::string_view host_name) const {
   std::string text(host_name);

@@ -19,7 +19,7 @@ struct Endpoint {
   std::string path_prefix;   // raw (decoded) path before the bucket: "" or "/prefix", no trailing '/'
 
   bool default_port() const { return port == (https ? 443 : 80); }
-  // AWS endpoints (host ends with .amazonaws.com) accept aws-chunked trailers and virtual hosting.
+  // AWS endpoints (the host is amazonaws.com or under it) take virtual-hosted addressing.
   bool is_aws() const;
   // host, plus ":port" when the port is not the scheme's default: the Host header, signed as sent.
   std::string authority(std::string_view host_name) const;

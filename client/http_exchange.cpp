@@ -348,6 +348,14 @@ Result<HttpResponse> perform_exchange(CurlHandle& curl, const TransferSettings& 
   long response_code = 0;
   curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &response_code);
   if (response_code != 0) state.response.status = response_code;
+  // curl can finish without error on an answer whose status line it could not read (status 0): that is no
+  // service's answer, and a service error without a status would name nothing (found by
+  // fuzz/http_response_fuzz.cpp).
+  if (state.response.status < 100 || state.response.status > 599) {
+    return make_error(Error::Kind::protocol, "InvalidStatusLine",
+                      "the server's answer has no valid HTTP status line (status " +
+                          std::to_string(state.response.status) + ")");
+  }
   curl_off_t sent = 0;
   curl_easy_getinfo(handle, CURLINFO_SIZE_UPLOAD_T, &sent);
   state.response.sent_bytes = static_cast<std::uint64_t>(sent);

@@ -102,6 +102,21 @@ bool same_object_checksum(const std::string& ours, const std::string& theirs) {
 
 }  // namespace
 
+Result<std::optional<ChecksumAlgorithm>> Client::multipart_checksum_algorithm(
+    std::optional<ChecksumAlgorithm> requested) const {
+  const Impl& impl = *impl_;
+  if (auto error = impl.check_ready()) return *error;
+  if (!requested) requested = impl.config.checksum_algorithm;
+  if (requested == ChecksumAlgorithm::md5) {
+    return invalid("MD5 is not an S3 checksum algorithm; use PutObjectOptions::content_md5");
+  }
+  // The same decision as a PutObject's: location none sends no checksum, when_required none unless asked,
+  // and the provider's refusals apply (B2 takes no x-amz-checksum-algorithm: its parts get Content-MD5).
+  // (The location itself is the parts' business.)
+  return choose_multipart_algorithm(*impl.profile, requested, impl.config.checksum_location,
+                                    *impl.config.checksum_calculation);
+}
+
 Result<MultipartUpload> Client::create_multipart_upload(std::string_view bucket, std::string_view key,
                                                         const CreateMultipartUploadOptions& options) {
   Impl& impl = *impl_;
@@ -110,16 +125,7 @@ Result<MultipartUpload> Client::create_multipart_upload(std::string_view bucket,
   if (auto error = validate_key(key)) return *error;
   if (auto error = validate_header_value("content_type", options.content_type)) return *error;
 
-  std::optional<ChecksumAlgorithm> requested =
-      options.checksum_algorithm ? options.checksum_algorithm : impl.config.checksum_algorithm;
-  if (requested == ChecksumAlgorithm::md5) {
-    return invalid("MD5 is not an S3 checksum algorithm; use PutObjectOptions::content_md5");
-  }
-  // The same decision as a PutObject's: location none sends no checksum, when_required none unless asked,
-  // and the provider's refusals apply (B2 takes no x-amz-checksum-algorithm: its parts get Content-MD5).
-  // (The location itself is the parts' business.)
-  auto algorithm = choose_multipart_algorithm(*impl.profile, requested, impl.config.checksum_location,
-                                              *impl.config.checksum_calculation);
+  auto algorithm = multipart_checksum_algorithm(options.checksum_algorithm);
   if (!algorithm) return algorithm.error();
   MultipartUpload upload;
   upload.bucket = std::string(bucket);

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "client/endpoint.h"
+#include "client/provider_profile.h"
 #include "s3up/checksum.h"
 #include "s3up/client.h"
 
@@ -57,15 +58,18 @@ std::optional<Provider> parse_provider(std::string_view name) {
   return std::nullopt;
 }
 
+Provider provider_of_host(std::string_view host) {
+  for (const auto& [domain, provider] : provider_hosts) {
+    if (host_in_domain(host, domain)) return provider;
+  }
+  return Provider::generic;
+}
+
 Provider detect_provider(std::string_view endpoint_url) {
   // No endpoint: the SDKs' default, AWS's own endpoint of the region.
   if (endpoint_url.empty()) return Provider::aws;
   auto endpoint = parse_endpoint(endpoint_url);
-  if (!endpoint) return Provider::generic;
-  for (const auto& [domain, provider] : provider_hosts) {
-    if (host_in_domain(endpoint->host, domain)) return provider;
-  }
-  return Provider::generic;
+  return endpoint ? provider_of_host(endpoint->host) : Provider::generic;
 }
 
 }  // namespace s3up

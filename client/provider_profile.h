@@ -44,6 +44,10 @@ constexpr unsigned algorithm_bit(ChecksumAlgorithm algorithm) {
 // The row of the table; automatic has none of its own and gets generic (resolve it first).
 const ProviderProfile& provider_profile(Provider provider);
 
+// The service a host names without doubt (a suffix at a label boundary, or the whole host); generic
+// otherwise. detect_provider and Endpoint::is_aws both ask this one table.
+Provider provider_of_host(std::string_view host);
+
 // automatic becomes detect_provider(endpoint_url); any other value stays.
 Provider resolve_provider(Provider configured, std::string_view endpoint_url);
 

@@ -196,7 +196,7 @@ Result<PutObjectResult> Client::Impl::put_body(const StreamedPut& put, BodySourc
                         .calculation = *config.checksum_calculation,
                         .signed_payload = put.signed_payload,
                         .https = endpoint.https,
-                        .endpoint_accepts_trailers = endpoint.is_aws() || config.endpoint_accepts_trailers,
+                        .endpoint_accepts_trailers = config.endpoint_accepts_trailers,
                         .body_size = *size,
                         .chunk_size = config.chunk_size,
                         .part_without_checksum = put.part_without_checksum};

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "client/error.h"
+#include "s3up/checksum.h"  // utf8_sequence_length
 
 namespace s3up {
 namespace {
@@ -46,32 +47,9 @@ bool looks_like_ipv4(std::string_view name) {
 // other bytes would be percent-encoded into a URI that S3 refuses or, worse, stores under a name no other
 // tool can spell. Returns the offset of the first bad byte, or npos.
 std::size_t invalid_utf8_at(std::string_view text) {
-  std::size_t at = 0;
-  while (at < text.size()) {
-    auto byte = static_cast<unsigned char>(text[at]);
-    std::size_t length = 0;
-    unsigned char low = 0x80, high = 0xBF;  // the range of the second byte
-    if (byte < 0x80) {
-      ++at;
-      continue;
-    } else if (byte >= 0xC2 && byte <= 0xDF) {
-      length = 2;
-    } else if (byte >= 0xE0 && byte <= 0xEF) {
-      length = 3;
-      if (byte == 0xE0) low = 0xA0;   // overlong
-      if (byte == 0xED) high = 0x9F;  // surrogates
-    } else if (byte >= 0xF0 && byte <= 0xF4) {
-      length = 4;
-      if (byte == 0xF0) low = 0x90;   // overlong
-      if (byte == 0xF4) high = 0x8F;  // above U+10FFFF
-    } else {
-      return at;
-    }
-    if (text.size() - at < length) return at;
-    for (std::size_t i = 1; i < length; ++i) {
-      auto next = static_cast<unsigned char>(text[at + i]);
-      if (i == 1 ? (next < low || next > high) : (next < 0x80 || next > 0xBF)) return at;
-    }
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t length = utf8_sequence_length(text.substr(at));
+    if (length == 0) return at;
     at += length;
   }
   return std::string_view::npos;

@@ -139,8 +139,7 @@ std::optional<S3Error> emulation_refusal(Emulation emulation, const HttpRequest&
     case Emulation::scaleway:
       // scaleway/docs-content#4633: any x-amz-trailer, whatever it names.
       if (request.find("x-amz-trailer")) {
-        return s3_error(400, "InvalidRequest",
-                        "The value specified in the x-amz-trailer header is not supported");
+        return s3_error(400, "InvalidRequest", unsupported_trailer_message);
       }
       return std::nullopt;
     case Emulation::r2:

@@ -37,8 +37,6 @@ S3Error invalid_request(std::string_view message) {
   return s3_error(400, "InvalidRequest", message);
 }
 
-constexpr std::string_view unsupported_trailer =
-    "The value specified in the x-amz-trailer header is not supported";
 constexpr std::string_view multiple_checksums =
     "Expecting a single x-amz-checksum- header. Multiple checksum Types are not allowed.";
 
@@ -52,7 +50,7 @@ std::optional<S3Error> plan_checksum(const HttpRequest& request, PutPlan& plan) 
     }
     expect.trailer_name = ascii_lowercase(trim_http_whitespace(*trailer));
     auto algorithm = algorithm_from_header(expect.trailer_name);
-    if (!algorithm || *algorithm == ChecksumAlgorithm::md5) return invalid_request(unsupported_trailer);
+    if (!algorithm || *algorithm == ChecksumAlgorithm::md5) return invalid_request(unsupported_trailer_message);
     expect.algorithm = algorithm;
   }
 
@@ -131,8 +129,6 @@ std::optional<S3Error> plan_put_object(const HttpRequest& request, const ServerO
   plan.max_size = options.max_object_size;
   plan.md5_etag = options.md5_etag;
   plan.max_chunk_size = emulated_max_chunk_size(options.emulate);
-  // Scaleway-like services refuse every trailer, whatever it names, before looking at anything else.
-  if (options.reject_trailers && request.find("x-amz-trailer")) return invalid_request(unsupported_trailer);
   if (plan.mode == PayloadMode::signed_payload) plan.payload_sha256 = ascii_lowercase(content_sha256);
   if (is_streaming(plan.mode)) {
     if (auto error = plan_streaming(request, plan)) return error;

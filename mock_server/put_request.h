@@ -14,6 +14,10 @@
 
 namespace s3up::mock {
 
+// S3's (and Scaleway's) answer to an x-amz-trailer it will not take.
+inline constexpr std::string_view unsupported_trailer_message =
+    "The value specified in the x-amz-trailer header is not supported";
+
 struct HttpRequest;
 
 enum class PayloadMode {

@@ -176,7 +176,10 @@ S3Handler::Reply S3Handler::dispatch(Exchange& exchange) {
     return *error;
   }
   // The emulated service refuses what it refuses before looking at the operation (ServerOptions::emulate).
-  if (auto error = emulation_refusal(options_.emulate, request)) return *error;
+  // reject_trailers predates the emulations: it is the Scaleway one.
+  const Emulation emulation =
+      options_.reject_trailers && options_.emulate == Emulation::aws ? Emulation::scaleway : options_.emulate;
+  if (auto error = emulation_refusal(emulation, request)) return *error;
 
   std::string bucket = virtual_host_bucket(request, options_);
   const bool virtual_hosted = !bucket.empty();

@@ -46,16 +46,11 @@ std::optional<Error> Uploader::check_options() const {
   }
   if (auto problem = part_size_problem(options_.part_size, options_.part_size_floor))
     return invalid(*problem);
-  const ClientConfig& resolved = coordinator_.config();
-  const std::optional<ChecksumAlgorithm> requested =
-      options_.put.checksum_algorithm ? options_.put.checksum_algorithm : resolved.checksum_algorithm;
-  if (requested == ChecksumAlgorithm::md5) {
-    return invalid("MD5 is not an S3 checksum algorithm; use PutObjectOptions::content_md5");
-  }
-  if (!resolved.checksum_calculation) return std::nullopt;  // a configuration error: the first request says
-  // The algorithm CreateMultipartUpload would declare (where the checksum travels does not change which).
-  const std::optional<ChecksumAlgorithm> algorithm =
-      plan_checksum(requested, resolved.checksum_location, *resolved.checksum_calculation, {}, 1).algorithm;
+  // The algorithm CreateMultipartUpload would declare, under the client's provider; its refusal, or a
+  // configuration error, ends the upload before any request.
+  auto declared = coordinator_.multipart_checksum_algorithm(options_.put.checksum_algorithm);
+  if (!declared) return declared.error();
+  const std::optional<ChecksumAlgorithm> algorithm = declared.value();
   if (options_.checksum_type) {
     if (!algorithm) {
       return invalid("checksum type " + std::string(to_string(*options_.checksum_type)) +

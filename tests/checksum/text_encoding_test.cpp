@@ -1,4 +1,5 @@
-// text_encoding_test.cpp: base64 (RFC 4648 test vectors) and hex encoders, and the strict digest decoder.
+// text_encoding_test.cpp: base64 (RFC 4648 test vectors) and hex encoders, and the strict digest decoder; the
+// ASCII trimming and the UTF-8 sequence decoder.
 #include <catch2/catch.hpp>
 
 #include <array>
@@ -115,4 +116,51 @@ TEST_CASE("trim_http_whitespace strips spaces and tabs at both ends only") {
   CHECK(s3up::trim_http_whitespace(" \t value with  inner space \t ") == "value with  inner space");
   CHECK(s3up::trim_http_whitespace("\t \t").empty());
   CHECK(s3up::trim_http_whitespace("value\r") == "value\r");  // a line end is not whitespace here
+}
+
+TEST_CASE("trim_ascii_whitespace strips every ASCII whitespace at both ends only") {
+  CHECK(s3up::trim_ascii_whitespace(" \t\r\n\v\fkey = a b\f\v\n\r\t ") == "key = a b");
+  CHECK(s3up::trim_ascii_whitespace(" \t\r\n").empty());
+  CHECK(s3up::trim_ascii_whitespace("").empty());
+  CHECK(s3up::trim_ascii_whitespace("\xc2\xa0x") == "\xc2\xa0x");  // U+00A0 is not ASCII whitespace
+}
+
+TEST_CASE("utf8_sequence_length follows RFC 3629 at the table's edges") {
+  // Expected lengths computed with Python's strict UTF-8 decoder (independent of this code): the n in 1..4
+  // for which bytes[:n].decode('utf-8') is one character, else 0.
+  struct Case {
+    std::string_view bytes;
+    std::size_t length;
+  };
+  const Case cases[] = {{"", 0},
+                        {"\x41", 1},
+                        {"\x7f", 1},
+                        {"\xc2\xa9\x78", 2},
+                        {"\xc3", 0},      // truncated
+                        {"\xc0\x80", 0},  // overlong NUL
+                        {"\xc1\xbf", 0},  // overlong
+                        {"\xdf\xbf", 2},
+                        {"\xe0\x9f\xbf", 0},  // overlong
+                        {"\xe0\xa0\x80", 3},
+                        {"\xe2\x82\xac", 3},  // the euro sign
+                        {"\xed\x9f\xbf", 3},
+                        {"\xed\xa0\x80", 0},  // a UTF-16 surrogate
+                        {"\xef\xbf\xbf", 3},
+                        {"\xe2\x82", 0},          // truncated
+                        {"\xf0\x8f\xbf\xbf", 0},  // overlong
+                        {"\xf0\x90\x80\x80", 4},
+                        {"\xf4\x8f\xbf\xbf", 4},  // U+10FFFF
+                        {"\xf4\x90\x80\x80", 0},  // above U+10FFFF
+                        {"\xf5\x80\x80\x80", 0},
+                        {"\x80", 0},  // a continuation byte first
+                        {"\xbf", 0},
+                        {"\xff", 0},
+                        {"\xf0\x9f\x98\x80", 4},  // an emoji
+                        {"\xf0\x9f\x98", 0},      // truncated
+                        {"\xe2\x28\xa1", 0},      // a second byte that is not a continuation
+                        {"\xf0\x9f\x28\x80", 0}};
+  for (const Case& c : cases) {
+    INFO("case " << s3up::hex_encode(as_bytes(c.bytes)));
+    CHECK(s3up::utf8_sequence_length(c.bytes) == c.length);
+  }
 }

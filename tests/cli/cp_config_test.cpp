@@ -89,6 +89,16 @@ TEST_CASE("s3up cp: --profile and AWS_PROFILE pick the profile, and without them
   INFO(both.out << both.err);
   CHECK(both.exit_code == 0);
 
+  // AWS_DEFAULT_PROFILE is read before AWS_PROFILE, as botocore's configprovider lists them.
+  auto default_first =
+      cp(home, "default-first", {}, {{"AWS_DEFAULT_PROFILE", "dev"}, {"AWS_PROFILE", "default"}});
+  INFO(default_first.out << default_first.err);
+  CHECK(default_first.exit_code == 0);
+  auto default_wins =
+      cp(home, "default-wins", {}, {{"AWS_DEFAULT_PROFILE", "default"}, {"AWS_PROFILE", "dev"}});
+  CHECK(default_wins.exit_code == 5);  // [default]'s endpoint
+  CHECK_FALSE(server.object("bucket", "default-wins"));
+
   auto neither = cp(home, "neither", {});
   INFO(neither.out << neither.err);
   CHECK(neither.exit_code == 5);  // [default]'s endpoint: nothing listens there
@@ -135,6 +145,24 @@ TEST_CASE("s3up cp: the environment beats the profile, and a flag beats the envi
     auto flag = cp(home, "keys", {"--profile", "dev"}, wrong_keys);
     INFO(flag.out << flag.err);
     CHECK(flag.exit_code == 0);
+  }
+  SECTION("--profile naming a profile without keys never falls back to the environment's keys") {
+    Home keyless("[profile keyless]\nregion = " + good_region + "\nendpoint_url = " + server.url() + "\n",
+                 "");
+    const std::map<std::string, std::string> good_env_keys = {{"AWS_ACCESS_KEY_ID", good_key},
+                                                              {"AWS_SECRET_ACCESS_KEY", good_secret}};
+    auto flag = cp(keyless, "keyless", {"--profile", "keyless"}, good_env_keys);
+    INFO(flag.out << flag.err);
+    CHECK(flag.exit_code == 2);
+    CHECK(flag.err.find("no credentials") != std::string::npos);
+    CHECK_FALSE(server.object("bucket", "keyless"));
+    // Chosen by AWS_PROFILE instead, the same profile takes the environment's keys.
+    auto env = cp(keyless, "keyless", {},
+                  {{"AWS_PROFILE", "keyless"},
+                   {"AWS_ACCESS_KEY_ID", good_key},
+                   {"AWS_SECRET_ACCESS_KEY", good_secret}});
+    INFO(env.out << env.err);
+    CHECK(env.exit_code == 0);
   }
   SECTION("half a pair of keys in the environment is a usage error, not a silent fall-back") {
     auto half = cp(home, "keys", {}, with({{"AWS_ACCESS_KEY_ID", "AKIDENVIRONMENT"}}));
@@ -301,4 +329,22 @@ TEST_CASE("s3up cp: provider from the profile, --provider beats it, an unknown n
   auto unknown = cp(home, "unknown", {"--provider", "dropbox"});
   CHECK(unknown.exit_code == 2);
   CHECK(unknown.err.find("dropbox") != std::string::npos);
+}
+
+TEST_CASE("s3up cp: --debug never prints a password written into the endpoint URL") {
+  const std::string password = "endpoint-password-not-for-logs";
+  Home home("", credentials_section("default", good_key, good_secret));
+  const std::string url = "http://user:" + password + "@127.0.0.1:1/";
+  for (const auto& [flags, env] :
+       std::vector<std::pair<std::vector<std::string>, std::map<std::string, std::string>>>{
+           {{"--endpoint-url", url}, {}}, {{}, {{"AWS_ENDPOINT_URL", url}}}}) {
+    std::vector<std::string> argv = {s3up_path, "--debug", "cp", home.file.string(), "s3://bucket/key"};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    auto output = run_process(argv, bare_aws_environment(home.path(), env));
+    INFO(output.err);
+    CHECK(output.exit_code == 2);  // the library refuses user info in an endpoint
+    CHECK(output.err.find("endpoint http://...@127.0.0.1:1/") != std::string::npos);  // logged, masked
+    CHECK(output.err.find(password) == std::string::npos);
+    CHECK(output.out.find(password) == std::string::npos);
+  }
 }

@@ -19,17 +19,13 @@
 
 namespace {
 
+using s3up::test::have_program;
 using s3up::test::run_process;
 using s3up::test::TempDir;
 using s3up::test::user_environment;
 using s3up::test::write_random_file;
 
 const std::string s3up_path = S3UP_CLI_PATH;
-
-bool have_program(const std::string& name) {
-  return run_process({"/bin/sh", "-c", "command -v " + name}, s3up::test::make_environment({})).exit_code ==
-         0;
-}
 
 // Parses `json` with Python and prints, one per line, the fields the tests compare, then the CRC32 of `file`
 // by zlib in the base64 of its 4 big-endian bytes (S3's x-amz-checksum-crc32 form).
@@ -210,4 +206,35 @@ TEST_CASE("s3up --help, and --help and -h of each subcommand: usage on stdout, e
   auto none = run_process({s3up_path}, user_environment());
   CHECK(none.exit_code == 2);
   CHECK(none.err.find("usage: s3up") != std::string::npos);
+}
+
+TEST_CASE("s3up cp: -h is help only where an option could be, not as an option's value or after --") {
+  TempDir dir;
+  const std::string file = (dir / "object.bin").string();
+  write_random_file(file, 1000, 75);
+  s3up::mock::Server server;
+
+  // The value of --content-type: uploaded with Content-Type "-h", no usage printed.
+  auto value = run_process(
+      {s3up_path, "cp", file, "s3://bucket/typed", "--content-type", "-h", "--endpoint-url", server.url()},
+      user_environment());
+  INFO(value.out << value.err);
+  REQUIRE(value.exit_code == 0);
+  CHECK(value.out.find("usage:") == std::string::npos);
+  auto object = server.object("bucket", "typed");
+  REQUIRE(object);
+  CHECK(object->content_type == "-h");
+
+  // After the FILE, before any "--": help, nothing uploaded.
+  auto help = run_process({s3up_path, "cp", file, "s3://bucket/help", "-h", "--endpoint-url", server.url()},
+                          user_environment());
+  CHECK(help.exit_code == 0);
+  CHECK(help.out.rfind("usage: s3up cp", 0) == 0);
+  CHECK_FALSE(server.object("bucket", "help"));
+
+  // After "--" it is a file name: the file "-h" does not exist here, a local error (exit 3), not help.
+  auto file_name = run_process(
+      {s3up_path, "cp", "--endpoint-url", server.url(), "--", "-h", "s3://bucket/dash"}, user_environment());
+  CHECK(file_name.exit_code == 3);
+  CHECK(file_name.out.find("usage:") == std::string::npos);
 }

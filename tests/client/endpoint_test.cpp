@@ -56,9 +56,10 @@ TEST_CASE("parse_endpoint: AWS, custom, IPv6 and path prefixes", "[client][endpo
   REQUIRE(encoded);
   CHECK(encoded->path_prefix == "/a b");
 
-  // Only hosts ending with .amazonaws.com are AWS.
-  CHECK_FALSE(parse_endpoint("https://amazonaws.com")->is_aws());
+  // amazonaws.com and the hosts under it are AWS (the one host table of detect_provider); look-alikes not.
+  CHECK(parse_endpoint("https://amazonaws.com")->is_aws());
   CHECK_FALSE(parse_endpoint("https://s3.amazonaws.com.evil.example")->is_aws());
+  CHECK_FALSE(parse_endpoint("https://notamazonaws.com")->is_aws());
   CHECK(parse_endpoint("https://s3.amazonaws.com")->is_aws());
 }
 

@@ -86,3 +86,15 @@ TEST_CASE("an encoder that keeps its declared length goes through", "[client][ex
   CHECK(requests[0].head.find("Transfer-Encoding") == std::string::npos);
   CHECK(requests[0].head.find("Expect") == std::string::npos);
 }
+
+TEST_CASE("an answer without a readable status line is a protocol error, never a service error",
+          "[client][exchange]") {
+  // The input fuzz/http_response_fuzz.cpp found: curl finishes without error and with status 0.
+  test::ScriptedHttpServer server({{.reply = "HTTP/200 OK\r\nCno", .close = true}});
+  LyingEncoder honest(1000, 1000);
+  auto result = exchange(server, honest);
+  REQUIRE_FALSE(result);
+  INFO(result.error().to_string());
+  CHECK(result.error().kind == Error::Kind::protocol);
+  CHECK(result.error().code == "InvalidStatusLine");
+}

@@ -152,18 +152,23 @@ inline ClientConfig config_for(const mock::Server& server, const std::string& ca
   return config;
 }
 
-// A client for a scripted responder (scripted_http_server.h) at url: test credentials it never checks,
-// explicit values everywhere the environment could otherwise interfere.
-inline ClientConfig config_for_scripted(const std::string& url) {
+// A client for a server at url, with explicit values everywhere the environment could otherwise interfere:
+// a scripted responder (below), or `s3up serve` in a child process, which checks the credentials.
+inline ClientConfig config_for_scripted(const std::string& url, sigv4::Credentials credentials) {
   ClientConfig config;
   config.endpoint_url = url;
   config.region = "us-east-1";
-  config.credentials = sigv4::Credentials{"AKIDSCRIPTED", "scripted-secret", ""};
+  config.credentials = std::move(credentials);
   config.checksum_calculation = ChecksumCalculation::when_supported;
   config.ca_bundle = "";
   config.connect_timeout = std::chrono::milliseconds(5000);
   config.request_timeout = std::chrono::milliseconds(60000);
   return config;
+}
+
+// A client for a scripted responder (scripted_http_server.h) at url: test credentials it never checks.
+inline ClientConfig config_for_scripted(const std::string& url) {
+  return config_for_scripted(url, sigv4::Credentials{"AKIDSCRIPTED", "scripted-secret", ""});
 }
 
 // What get_object streams, collected.

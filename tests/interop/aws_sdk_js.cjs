@@ -4,7 +4,7 @@
 //
 // usage: node aws_sdk_js.cjs PATH_TO_S3UP NPM_PREFIX SDK_VERSION
 // The SDK is installed once with npm into NPM_PREFIX (inside the build tree). Exits 77 (ctest: skipped)
-// with a printed reason when npm is missing or the registry cannot be reached.
+// with a printed reason when npm is missing or the registry cannot be reached in time.
 'use strict';
 
 const crypto = require('crypto');
@@ -19,6 +19,10 @@ const SKIP = 77;
 const ACCESS_KEY = 'AKIAIOSFODNN7EXAMPLE';
 const SECRET_KEY = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
 const failures = [];
+// npm gets less than the ctest timeout (300 s), so a registry out of reach is a skip, not a test timeout.
+const NPM_TIMEOUT_MS = 240 * 1000;
+const SERVE_START_TIMEOUT_MS = 30 * 1000;
+const SERVE_STOP_TIMEOUT_MS = 20 * 1000;
 
 function skip(reason) {
   console.log(`SKIPPED: ${reason}`);
@@ -39,44 +43,96 @@ function installSdk(prefix, version) {
   console.log(`installing @aws-sdk/client-s3@${version} and @aws-sdk/lib-storage@${version} into ${prefix}`);
   fs.mkdirSync(prefix, { recursive: true });
   const npm = spawnSync('npm', ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--no-save',
-    `@aws-sdk/client-s3@${version}`, `@aws-sdk/lib-storage@${version}`], { encoding: 'utf8' });
+    '--fetch-timeout=30000', '--fetch-retries=1', `@aws-sdk/client-s3@${version}`, `@aws-sdk/lib-storage@${version}`],
+  { encoding: 'utf8', timeout: NPM_TIMEOUT_MS });
+  if (npm.error && npm.error.code === 'ETIMEDOUT') {
+    skip(`npm install of @aws-sdk/client-s3@${version} did not finish in ${NPM_TIMEOUT_MS / 1000} s (registry ` +
+         'out of reach or too slow)');
+  }
   if (npm.error) skip(`npm is not available: ${npm.error.message}`);
   if (npm.status !== 0 || !installed(manifest) || !installed(storage)) {
     const why = `npm install of @aws-sdk/client-s3@${version} failed (exit ${npm.status}): ` +
-                `${(npm.stderr || '').trim().split('\n').slice(-3).join(' | ')}`;
-    // No registry to reach is a missing tool; anything else (a version that does not exist) is our error.
-    if (/E(NOTFOUND|AI_AGAIN|CONNREFUSED|CONNRESET|TIMEDOUT|NETUNREACH)|network/i.test(npm.stderr || '')) skip(why);
+                `${(npm.stderr || '').trim().split('\n').slice(0, 3).join(' | ')}`;
+    // No registry to reach is a missing tool; anything else (a version that does not exist: ETARGET) is our error.
+    const network =
+        /E(NOTFOUND|AI_AGAIN|CONNREFUSED|CONNRESET|TIMEDOUT|SOCKETTIMEDOUT|NETUNREACH|HOSTUNREACH)|network|FetchError/i;
+    if (network.test(npm.stderr || '')) skip(why);
     console.log(`FAILED: ${why}`);
     process.exit(1);
   }
 }
 
-// `s3up serve` in a child process; its first stdout line is "listening on <URL>".
+// The environment for s3up: no AWS_* variable and no AWS config or credentials file of the developer's (the
+// same as s3up_environment() in report.py); the SDK is given everything it uses explicitly.
+function s3upEnvironment() {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('AWS_')));
+  const noFile = '/nonexistent/s3up-interop/no-aws-file';
+  return { ...env, AWS_CONFIG_FILE: noFile, AWS_SHARED_CREDENTIALS_FILE: noFile };
+}
+
+// `s3up serve` in a child process; its first stdout line is "listening on <URL>". Rejects if the server exits,
+// cannot be started, or prints nothing in time, rather than waiting for the ctest timeout.
 function serve(s3up, flags) {
   return new Promise((resolve, reject) => {
-    const child = spawn(s3up, ['serve', ...flags], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(s3up, ['serve', ...flags], { stdio: ['ignore', 'pipe', 'inherit'], env: s3upEnvironment() });
     let out = '';
-    child.on('error', reject);
+    let settled = false;
+    const settle = (error, server) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (error) {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+        reject(error);
+      } else {
+        resolve(server);
+      }
+    };
+    const command = ['s3up serve', ...flags].join(' ');
+    const timer = setTimeout(() => settle(new Error(`${command} printed no "listening on" line in ` +
+                                                    `${SERVE_START_TIMEOUT_MS / 1000} s`)), SERVE_START_TIMEOUT_MS);
+    child.on('error', (error) => settle(error));
+    child.on('exit', (code, signal) => settle(new Error(`${command} exited (code ${code}, signal ${signal}) ` +
+                                                        'before listening')));
     child.stdout.on('data', (piece) => {
       out += piece;
       const line = out.split('\n')[0];
       if (out.includes('\n')) {
-        if (!line.startsWith('listening on ')) reject(new Error(`s3up serve printed ${JSON.stringify(line)}`));
-        resolve({ child, url: line.slice('listening on '.length) });
+        if (!line.startsWith('listening on ')) settle(new Error(`s3up serve printed ${JSON.stringify(line)}`));
+        settle(null, { child, url: line.slice('listening on '.length) });
       }
     });
   });
 }
 
+// SIGTERM, then the exit code (null if it died of a signal, or had to be killed after SERVE_STOP_TIMEOUT_MS).
 function stop(server) {
+  const child = server.child;
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
   return new Promise((resolve) => {
-    server.child.on('exit', (code) => resolve(code));
-    server.child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), SERVE_STOP_TIMEOUT_MS);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
+    child.kill('SIGTERM');
   });
 }
 
-// The expected checksums, computed here independently of both the SDK and the server: node's zlib and crypto,
-// and a bitwise CRC32C (Castagnoli, reflected polynomial 0x82F63B78).
+// The expected checksums, computed here independently of both the SDK and the server: node's zlib (CRC32; a
+// table CRC32, reflected polynomial 0xEDB88320, where zlib.crc32 is missing: before node 20.15 and 22.2) and
+// crypto, and a bitwise CRC32C (Castagnoli, reflected polynomial 0x82F63B78).
+const CRC32_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let bit = 0; bit < 8; bit++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
+  return c >>> 0;
+});
+function tableCrc32(data) {
+  let crc = 0xffffffff;
+  for (const byte of data) crc = (crc >>> 8) ^ CRC32_TABLE[(crc ^ byte) & 0xff];
+  return (crc ^ 0xffffffff) >>> 0;
+}
+const crc32 = typeof zlib.crc32 === 'function' ? (data) => zlib.crc32(data) : tableCrc32;
 function crc32c(data) {
   let crc = 0xffffffff;
   for (const byte of data) {
@@ -92,7 +148,7 @@ function uint32Base64(value) {
 }
 function expectedChecksums(data) {
   return {
-    CRC32: uint32Base64(zlib.crc32(data)),
+    CRC32: uint32Base64(crc32(data)),
     CRC32C: uint32Base64(crc32c(data)),
     SHA256: crypto.createHash('sha256').update(data).digest('base64'),
   };
@@ -212,6 +268,11 @@ async function main() {
     console.error('usage: node aws_sdk_js.cjs PATH_TO_S3UP NPM_PREFIX SDK_VERSION');
     return 2;
   }
+  // The CRCs computed here against the published check values of "123456789" (CRC catalogue: CRC-32/ISO-HDLC
+  // 0xCBF43926, CRC-32/ISCSI 0xE3069283).
+  const vector = Buffer.from('123456789');
+  check(tableCrc32(vector) === 0xcbf43926 && crc32(vector) === 0xcbf43926 && crc32c(vector) === 0xe3069283,
+        `CRC32 (${crc32 === tableCrc32 ? 'table' : 'zlib'}) and CRC32C of "123456789" match the check values`);
   installSdk(prefix, version);
   const modules = path.join(prefix, 'node_modules');
   const sdk = require(path.join(modules, '@aws-sdk', 'client-s3'));
@@ -226,13 +287,14 @@ async function main() {
     fs.writeFileSync(file, data);
     const cert = path.join(directory, 'server.pem');
     const http = await serve(s3up, []);
-    const tls = await serve(s3up, ['--tls', '--cert-out', cert]);
+    let tls = null;  // started inside the try, so that the HTTP server is stopped even if this one fails to start
     try {
+      tls = await serve(s3up, ['--tls', '--cert-out', cert]);
       await exercise(sdk, Upload, NodeHttpHandler, http.url, null, file, data);
       await exercise(sdk, Upload, NodeHttpHandler, tls.url, fs.readFileSync(cert), file, data);
     } finally {
       check((await stop(http)) === 0, 's3up serve (HTTP) stops cleanly on SIGTERM');
-      check((await stop(tls)) === 0, 's3up serve (HTTPS) stops cleanly on SIGTERM');
+      if (tls) check((await stop(tls)) === 0, 's3up serve (HTTPS) stops cleanly on SIGTERM');
     }
   } finally {
     fs.rmSync(directory, { recursive: true, force: true });

@@ -25,7 +25,7 @@ import sys
 import tempfile
 import zlib
 
-from report import check, finish, skip
+from report import check, finish, s3up_environment, skip
 ACCESS_KEY = "AKIAIOSFODNN7EXAMPLE"
 SECRET_KEY = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
 
@@ -42,7 +42,8 @@ class Serve:
     """`s3up serve` in a child process; the first stdout line is 'listening on <URL>'."""
 
     def __init__(self, s3up, *flags):
-        self.process = subprocess.Popen([s3up, "serve", *flags], stdout=subprocess.PIPE, text=True)
+        self.process = subprocess.Popen([s3up, "serve", *flags], stdout=subprocess.PIPE, text=True,
+                                        env=s3up_environment())
         line = self.process.stdout.readline().strip()
         if not line.startswith("listening on "):
             raise RuntimeError(f"s3up serve printed {line!r}")

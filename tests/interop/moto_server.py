@@ -15,7 +15,7 @@ import sys
 import tempfile
 import time
 
-from report import check, finish, skip
+from report import check, finish, s3up_environment, skip
 
 try:
     import boto3
@@ -65,8 +65,8 @@ def main():
         s3 = boto3.client("s3", endpoint_url=url, region_name="us-east-1", **credentials)
         s3.create_bucket(Bucket="interop")
 
-        env = dict(os.environ, AWS_ACCESS_KEY_ID=key["AccessKeyId"], AWS_SECRET_ACCESS_KEY=key["SecretAccessKey"],
-                   AWS_REGION="us-east-1")
+        env = s3up_environment(AWS_ACCESS_KEY_ID=key["AccessKeyId"], AWS_SECRET_ACCESS_KEY=key["SecretAccessKey"],
+                               AWS_REGION="us-east-1")
         data = os.urandom(2 * 1024 * 1024 + 4321)
         with tempfile.NamedTemporaryFile(prefix="s3up-moto-") as f:
             f.write(data)

@@ -26,6 +26,13 @@ Result<UploadChoice> choose(Provider provider, const UploadRequest& request) {
   return choose_upload(provider_profile(provider), request);
 }
 
+// The choice where the provider must accept the request: a refusal fails the test with its error printed.
+UploadChoice chosen(Provider provider, const UploadRequest& request) {
+  auto choice = choose(provider, request);
+  if (!choice.ok()) FAIL(to_string(provider) << " refused the request: " << choice.error().to_string());
+  return choice.value();
+}
+
 void check_refused(const Result<UploadChoice>& choice, const std::string& service) {
   REQUIRE_FALSE(choice.ok());
   CHECK(choice.error().kind == Error::Kind::invalid_argument);
@@ -76,36 +83,36 @@ TEST_CASE("provider defaults follow the scheme, the body size, the calculation a
 
   UploadRequest empty = https_request();
   empty.body_size = 0;
-  CHECK(choose(Provider::minio, empty)->checksum.location == ChecksumLocation::header);
+  CHECK(chosen(Provider::minio, empty).checksum.location == ChecksumLocation::header);
 
   UploadRequest required = https_request();
   required.calculation = ChecksumCalculation::when_required;
-  CHECK(choose(Provider::aws, required)->checksum.location == ChecksumLocation::none);
-  auto b2_required = choose(Provider::b2, required);
-  CHECK(b2_required->checksum.location == ChecksumLocation::none);
-  CHECK_FALSE(b2_required->content_md5);  // when_required: nothing the operation does not need
+  CHECK(chosen(Provider::aws, required).checksum.location == ChecksumLocation::none);
+  auto b2_required = chosen(Provider::b2, required);
+  CHECK(b2_required.checksum.location == ChecksumLocation::none);
+  CHECK_FALSE(b2_required.content_md5);  // when_required: nothing the operation does not need
 
   UploadRequest none = https_request();
   none.location = ChecksumLocation::none;
-  CHECK_FALSE(choose(Provider::gcs, none)->content_md5);  // location none: no check at all
+  CHECK_FALSE(chosen(Provider::gcs, none).content_md5);  // location none: no check at all
 
   // Trailers where support is unknown only when the caller vouches for the endpoint.
   UploadRequest vouched = https_request();
   vouched.endpoint_accepts_trailers = true;
-  CHECK(choose(Provider::generic, vouched)->checksum.location == ChecksumLocation::trailer);
-  CHECK(choose(Provider::ceph, vouched)->checksum.location == ChecksumLocation::trailer);
-  CHECK(choose(Provider::r2, vouched)->checksum.location == ChecksumLocation::trailer);
+  CHECK(chosen(Provider::generic, vouched).checksum.location == ChecksumLocation::trailer);
+  CHECK(chosen(Provider::ceph, vouched).checksum.location == ChecksumLocation::trailer);
+  CHECK(chosen(Provider::r2, vouched).checksum.location == ChecksumLocation::trailer);
 }
 
 TEST_CASE("signed payloads stream signed chunks only where signed streaming is known to work") {
   UploadRequest signed_none = https_request();
   signed_none.signed_payload = true;
   signed_none.location = ChecksumLocation::none;
-  CHECK(choose(Provider::aws, signed_none)->aws_chunked);           // STREAMING-AWS4-HMAC-SHA256-PAYLOAD
-  CHECK(choose(Provider::generic, signed_none)->aws_chunked);       // as s3up always did
-  CHECK_FALSE(choose(Provider::r2, signed_none)->aws_chunked);      // hex SHA-256 after a pre-read
-  CHECK_FALSE(choose(Provider::wasabi, signed_none)->aws_chunked);  // idem
-  CHECK_FALSE(choose(Provider::b2, signed_none)->aws_chunked);      // unknown: the safe form
+  CHECK(chosen(Provider::aws, signed_none).aws_chunked);           // STREAMING-AWS4-HMAC-SHA256-PAYLOAD
+  CHECK(chosen(Provider::generic, signed_none).aws_chunked);       // as s3up always did
+  CHECK_FALSE(chosen(Provider::r2, signed_none).aws_chunked);      // hex SHA-256 after a pre-read
+  CHECK_FALSE(chosen(Provider::wasabi, signed_none).aws_chunked);  // idem
+  CHECK_FALSE(chosen(Provider::b2, signed_none).aws_chunked);      // unknown: the safe form
 
   // Automatic never picks a signed trailer where signed streaming is refused, even when trailers may work.
   UploadRequest signed_auto = https_request();
@@ -115,7 +122,7 @@ TEST_CASE("signed payloads stream signed chunks only where signed streaming is k
   REQUIRE(r2.ok());
   CHECK(r2->checksum.location == ChecksumLocation::header);
   CHECK_FALSE(r2->aws_chunked);
-  CHECK(choose(Provider::aws, signed_auto)->checksum.location == ChecksumLocation::trailer);
+  CHECK(chosen(Provider::aws, signed_auto).checksum.location == ChecksumLocation::trailer);
 }
 
 TEST_CASE("explicit choices a provider refuses fail with the service named, never replaced") {
@@ -124,7 +131,7 @@ TEST_CASE("explicit choices a provider refuses fail with the service named, neve
   check_refused(choose(Provider::r2, crc64), "Cloudflare R2");
   crc64.location = ChecksumLocation::header;
   check_refused(choose(Provider::r2, crc64), "Cloudflare R2");
-  CHECK(choose(Provider::aws, crc64)->checksum.algorithm == ChecksumAlgorithm::crc64nvme);
+  CHECK(chosen(Provider::aws, crc64).checksum.algorithm == ChecksumAlgorithm::crc64nvme);
 
   UploadRequest crc32c = https_request();
   crc32c.algorithm = ChecksumAlgorithm::crc32c;
@@ -144,13 +151,13 @@ TEST_CASE("explicit choices a provider refuses fail with the service named, neve
   check_refused(choose(Provider::gcs, trailer), "Google Cloud Storage");
   check_refused(choose(Provider::b2, trailer), "Backblaze B2");
   // Unknown support: the caller's explicit word goes.
-  CHECK(choose(Provider::ceph, trailer)->checksum.location == ChecksumLocation::trailer);
-  CHECK(choose(Provider::r2, trailer)->checksum.location == ChecksumLocation::trailer);
+  CHECK(chosen(Provider::ceph, trailer).checksum.location == ChecksumLocation::trailer);
+  CHECK(chosen(Provider::r2, trailer).checksum.location == ChecksumLocation::trailer);
 
   UploadRequest signed_trailer = trailer;
   signed_trailer.signed_payload = true;
   check_refused(choose(Provider::r2, signed_trailer), "Cloudflare R2");
-  CHECK(choose(Provider::minio, signed_trailer)->aws_chunked);
+  CHECK(chosen(Provider::minio, signed_trailer).aws_chunked);
 
   UploadRequest big_chunks = trailer;
   big_chunks.chunk_size = 32 * mib;
@@ -179,9 +186,9 @@ TEST_CASE("a part of an upload without a checksum sends none, with the provider'
   REQUIRE(b2.ok());
   CHECK(b2->checksum.location == ChecksumLocation::none);
   CHECK(b2->content_md5);
-  auto aws = choose(Provider::aws, part);
-  CHECK(aws->checksum.location == ChecksumLocation::none);
-  CHECK_FALSE(aws->content_md5);
+  auto aws = chosen(Provider::aws, part);
+  CHECK(aws.checksum.location == ChecksumLocation::none);
+  CHECK_FALSE(aws.content_md5);
 }
 
 TEST_CASE("the algorithm CreateMultipartUpload declares, per provider") {
@@ -218,4 +225,42 @@ TEST_CASE("endpoint_accepts_trailers contradicts a provider that refuses trailer
   CHECK(error->message.find("Scaleway") != std::string::npos);
   CHECK_FALSE(check_provider_config(provider_profile(Provider::generic), config));
   CHECK_FALSE(check_provider_config(provider_profile(Provider::ceph), config));
+}
+
+TEST_CASE("explicit algorithms and locations are kept, and location none sends nothing") {
+  for (Provider provider : {Provider::aws, Provider::generic}) {
+    INFO(to_string(provider));
+    // An explicit algorithm is sent even under when_required, where it is the only reason to send one.
+    UploadRequest explicit_algorithm = https_request();
+    explicit_algorithm.calculation = ChecksumCalculation::when_required;
+    explicit_algorithm.algorithm = ChecksumAlgorithm::sha256;
+    explicit_algorithm.location = ChecksumLocation::header;
+    UploadChoice header = chosen(provider, explicit_algorithm);
+    CHECK(header.checksum.algorithm == ChecksumAlgorithm::sha256);
+    CHECK(header.checksum.location == ChecksumLocation::header);
+
+    // An explicit trailer stays a trailer over plain HTTP and for an empty body, where automatic would not.
+    UploadRequest explicit_trailer = https_request();
+    explicit_trailer.https = false;
+    explicit_trailer.body_size = 0;
+    explicit_trailer.algorithm = ChecksumAlgorithm::sha1;
+    explicit_trailer.location = ChecksumLocation::trailer;
+    UploadChoice trailer = chosen(provider, explicit_trailer);
+    CHECK(trailer.checksum.algorithm == ChecksumAlgorithm::sha1);
+    CHECK(trailer.checksum.location == ChecksumLocation::trailer);
+    CHECK(trailer.aws_chunked);
+
+    // Location none: no checksum at all, whatever algorithm was asked.
+    UploadRequest none = https_request();
+    none.algorithm = ChecksumAlgorithm::sha256;
+    none.location = ChecksumLocation::none;
+    UploadChoice nothing = chosen(provider, none);
+    CHECK_FALSE(nothing.checksum.algorithm.has_value());
+    CHECK(nothing.checksum.location == ChecksumLocation::none);
+    CHECK_FALSE(nothing.aws_chunked);
+  }
+  // A 5 GiB body over HTTPS to AWS still streams with a trailer (no pre-read of gigabytes).
+  UploadRequest large = https_request();
+  large.body_size = 5ull << 30;
+  CHECK(chosen(Provider::aws, large).checksum.location == ChecksumLocation::trailer);
 }

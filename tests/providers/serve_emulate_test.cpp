@@ -16,13 +16,10 @@ namespace {
 
 const std::string s3up_path = S3UP_CLI_PATH;
 
+// A client for the `s3up serve` at url (the mock server's default credentials), as provider, without retries.
 ClientConfig config_for_url(const std::string& url, Provider provider) {
-  ClientConfig config;
-  config.endpoint_url = url;
-  config.region = "us-east-1";
-  config.credentials = sigv4::Credentials{mock::default_access_key, mock::default_secret_key, ""};
-  config.checksum_calculation = ChecksumCalculation::when_supported;
-  config.ca_bundle = "";
+  ClientConfig config =
+      test::config_for_scripted(url, {mock::default_access_key, mock::default_secret_key, ""});
   config.provider = provider;
   config.retry.max_attempts = 1;
   return config;

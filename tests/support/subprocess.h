@@ -136,4 +136,11 @@ inline ProcessOutput run_process(const std::vector<std::string>& argv,
   return process.wait();
 }
 
+// Whether the shell finds `name` on this process's PATH: the tests that need an independent tool (python3,
+// script) check for it first and say they are skipped without it. The name goes as $1, never into the script.
+inline bool have_program(const std::string& name) {
+  return run_process({"/bin/sh", "-c", "command -v \"$1\" >/dev/null", "sh", name}, make_environment({}))
+             .exit_code == 0;
+}
+
 }  // namespace s3up::test

@@ -300,24 +300,13 @@ std::optional<ChecksumCalculation> parse_checksum_calculation(std::string_view t
 std::optional<ChecksumLocation> parse_checksum_location(std::string_view text);  // auto|trailer|header|none
 std::string_view to_string(ChecksumLocation location);
 
-struct EndpointTraits {
-  bool https = false;
-  bool accepts_trailers = false;  // AWS endpoints, or the user says so for a custom one
-};
-
+// Where the checksum of one request travels and with which algorithm, as decided (the client decides it
+// with the provider's profile).
 struct ChecksumPlan {
   std::optional<ChecksumAlgorithm> algorithm;          // nullopt: no checksum
   ChecksumLocation location = ChecksumLocation::none;  // trailer, header or none; never automatic
 };
 
 inline constexpr ChecksumAlgorithm default_checksum_algorithm = ChecksumAlgorithm::crc32;
-
-// Decides the algorithm and the location from what was asked. Location none sends no checksum at all.
-// Otherwise an explicit algorithm is always sent; without one, when_supported picks CRC32 and when_required
-// sends none. automatic resolves to trailer only for HTTPS endpoints that accept trailers and non-empty
-// bodies.
-ChecksumPlan plan_checksum(std::optional<ChecksumAlgorithm> requested_algorithm,
-                           ChecksumLocation requested_location, ChecksumCalculation calculation,
-                           EndpointTraits endpoint, std::uint64_t body_size);
 
 }  // namespace s3up

@@ -188,6 +188,14 @@ bool ascii_iequals(std::string_view a, std::string_view b);
 std::string ascii_lowercase(std::string_view text);
 // Strips HTTP optional whitespace (spaces and tabs) from both ends, as around a header value.
 std::string_view trim_http_whitespace(std::string_view text);
+// Strips ASCII whitespace (space, \t, \n, \v, \f, \r) from both ends, as Python's str.strip() does for
+// ASCII text (configuration files).
+std::string_view trim_ascii_whitespace(std::string_view text);
+// The length of the well-formed UTF-8 sequence at the start of text (RFC 3629: no overlong forms, no
+// surrogates, nothing above U+10FFFF): 1 for an ASCII byte, 2 to 4 for a multi-byte sequence, 0 when the
+// bytes there are not one (or text is empty). The one UTF-8 decoder of the project: key validation, JSON
+// output.
+std::size_t utf8_sequence_length(std::string_view text);
 
 // Text encodings used by S3 and SigV4.
 std::size_t base64_encoded_size(std::size_t bytes);

@@ -288,6 +288,10 @@ class Client {
   // when a 200 answer carries an <Error> body or when the server's checksum differs from ours.
   Result<MultipartUpload> create_multipart_upload(std::string_view bucket, std::string_view key,
                                                   const CreateMultipartUploadOptions& options = {});
+  // The checksum algorithm create_multipart_upload would declare for `requested` (nullopt: the
+  // configuration's) under this client's configuration and provider, or its refusal; sends nothing.
+  Result<std::optional<ChecksumAlgorithm>> multipart_checksum_algorithm(
+      std::optional<ChecksumAlgorithm> requested) const;
   Result<UploadPartResult> upload_part(const MultipartUpload& upload, int part_number, BodySource& body,
                                        const PutObjectOptions& options = {});
   Result<CompleteMultipartUploadResult> complete_multipart_upload(const MultipartUpload& upload,

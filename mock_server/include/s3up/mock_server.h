@@ -47,7 +47,7 @@ struct ServerOptions {
   std::string region = "us-east-1";
   std::string data_dir{};           // empty: objects live in memory
   bool auto_create_buckets = true;  // a PUT of an object creates its bucket
-  bool reject_trailers = false;     // refuse aws-chunked trailers, as Scaleway does
+  bool reject_trailers = false;     // refuse aws-chunked trailers, as Scaleway does (emulate scaleway)
   bool check_clock_skew = true;     // false: accept any x-amz-date (replaying fixed-date test vectors)
   // Refuse what that service refuses (see Emulation).
   Emulation emulate = Emulation::aws;
