@@ -42,7 +42,9 @@ bool is_hex(char c) {
 
 }  // namespace
 
-bool Endpoint::is_aws() const { return provider_of_host(host) == Provider::aws; }
+bool Endpoint::is_aws() const {
+  return provider_of_host(host) == Provider::aws;
+}
 
 std::string Endpoint::authority(std::string_view host_name) const {
   std::string text(host_name);

@@ -50,7 +50,8 @@ std::optional<S3Error> plan_checksum(const HttpRequest& request, PutPlan& plan) 
     }
     expect.trailer_name = ascii_lowercase(trim_http_whitespace(*trailer));
     auto algorithm = algorithm_from_header(expect.trailer_name);
-    if (!algorithm || *algorithm == ChecksumAlgorithm::md5) return invalid_request(unsupported_trailer_message);
+    if (!algorithm || *algorithm == ChecksumAlgorithm::md5)
+      return invalid_request(unsupported_trailer_message);
     expect.algorithm = algorithm;
   }
 
