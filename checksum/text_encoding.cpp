@@ -134,6 +134,33 @@ std::string_view trim_http_whitespace(std::string_view text) {
   return text;
 }
 
+std::string xml_escape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        out.push_back(c);
+    }
+  }
+  return out;
+}
+
 std::string_view trim_ascii_whitespace(std::string_view text) {
   constexpr std::string_view whitespace = " \t\n\v\f\r";
   const auto begin = text.find_first_not_of(whitespace);

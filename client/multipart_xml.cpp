@@ -25,7 +25,7 @@ std::optional<Integer> parse_integer(std::string_view text) {
 
 // The checksum element of `algorithm` among element's children, or of any algorithm when nullopt.
 std::string checksum_child(const XmlElement& element, std::optional<ChecksumAlgorithm> algorithm) {
-  if (algorithm) return std::string(element.child_text(checksum_element(*algorithm)));
+  if (algorithm) return std::string(element.child_text(xml_element_name(*algorithm)));
   for (const XmlElement& child : element.children) {
     if (child.name.starts_with("Checksum") && child.name != "ChecksumType" &&
         child.name != "ChecksumAlgorithm") {
@@ -37,31 +37,13 @@ std::string checksum_child(const XmlElement& element, std::optional<ChecksumAlgo
 
 }  // namespace
 
-std::string_view checksum_element(ChecksumAlgorithm algorithm) {
-  switch (algorithm) {
-    case ChecksumAlgorithm::crc32:
-      return "ChecksumCRC32";
-    case ChecksumAlgorithm::crc32c:
-      return "ChecksumCRC32C";
-    case ChecksumAlgorithm::crc64nvme:
-      return "ChecksumCRC64NVME";
-    case ChecksumAlgorithm::sha1:
-      return "ChecksumSHA1";
-    case ChecksumAlgorithm::sha256:
-      return "ChecksumSHA256";
-    case ChecksumAlgorithm::md5:
-      break;
-  }
-  return "ChecksumMD5";  // no such element: S3 refuses it, as it should
-}
-
 std::string complete_multipart_document(std::span<const CompletedPart> parts,
                                         std::optional<ChecksumAlgorithm> algorithm) {
   std::string xml = "<CompleteMultipartUpload xmlns=\"" + std::string(s3_namespace) + "\">";
   for (const CompletedPart& part : parts) {
     xml += "<Part><ETag>" + xml_escape(part.etag) + "</ETag>";
     if (algorithm) {
-      const std::string_view element = checksum_element(*algorithm);
+      const std::string_view element = xml_element_name(*algorithm);
       xml += "<" + std::string(element) + ">" + xml_escape(part.checksum) + "</" + std::string(element) + ">";
     }
     xml += "<PartNumber>" + std::to_string(part.part_number) + "</PartNumber></Part>";

@@ -14,9 +14,6 @@
 
 namespace s3up {
 
-// "ChecksumCRC32", "ChecksumCRC32C", "ChecksumCRC64NVME", "ChecksumSHA1", "ChecksumSHA256".
-std::string_view checksum_element(ChecksumAlgorithm algorithm);
-
 // <CompleteMultipartUpload> with one <Part> per part, in the order given: its ETag (quotes and all,
 // XML-escaped), its checksum element when algorithm is set, and its number.
 std::string complete_multipart_document(std::span<const CompletedPart> parts,

@@ -182,33 +182,6 @@ std::string xml_unescape(std::string_view text) {
   return out;
 }
 
-std::string xml_escape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        out.push_back(c);
-    }
-  }
-  return out;
-}
-
 std::optional<XmlElement> parse_xml_document(std::string_view document) {
   std::size_t at = 0;
   if (!skip_xml_prolog(document, at)) return std::nullopt;

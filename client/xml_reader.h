@@ -35,8 +35,4 @@ bool skip_xml_prolog(std::string_view text, std::size_t& at);
 // Anything unrecognised is kept literally rather than dropped, so no text is lost.
 std::string xml_unescape(std::string_view text);
 
-// The text with & < > " ' written as entities: safe inside an element or an attribute value. (ETags hold
-// quotes.)
-std::string xml_escape(std::string_view text);
-
 }  // namespace s3up

@@ -95,24 +95,6 @@ std::optional<S3Error> list_argument(const std::vector<sigv4::QueryParameter>& q
   return std::nullopt;
 }
 
-std::string_view element_name(ChecksumAlgorithm algorithm) {
-  switch (algorithm) {
-    case ChecksumAlgorithm::crc32:
-      return "ChecksumCRC32";
-    case ChecksumAlgorithm::crc32c:
-      return "ChecksumCRC32C";
-    case ChecksumAlgorithm::crc64nvme:
-      return "ChecksumCRC64NVME";
-    case ChecksumAlgorithm::sha1:
-      return "ChecksumSHA1";
-    case ChecksumAlgorithm::sha256:
-      return "ChecksumSHA256";
-    case ChecksumAlgorithm::md5:
-      break;
-  }
-  return "ChecksumMD5";
-}
-
 // The owner every listing shows: one account, whose canonical id is derived from the access key.
 void write_owner(XmlWriter& xml, const ServerOptions& options, std::string_view element) {
   xml.open(element);
@@ -202,7 +184,7 @@ std::optional<S3Error> check_part_checksums(const Upload& upload, const Complete
                         std::to_string(listed.number) + " in the request.");
   }
   for (const auto& [name, value] : listed.checksums) {
-    if (name != element_name(*algorithm) || value != part.checksum.base64())
+    if (name != xml_element_name(*algorithm) || value != part.checksum.base64())
       return invalid_part(upload.id, listed.number, listed.etag);
   }
   return std::nullopt;
@@ -501,7 +483,7 @@ std::optional<S3Error> MultipartHandler::complete(const MultipartRequest& reques
   xml.element("Key", request.key);
   xml.element("ETag", object.meta.etag);
   if (object.answered_checksum) {
-    xml.element(element_name(object.answered_checksum->first), object.answered_checksum->second);
+    xml.element(xml_element_name(object.answered_checksum->first), object.answered_checksum->second);
     xml.element("ChecksumType", object.answered_type);
   }
   xml_response(response, xml.finish());
@@ -551,7 +533,7 @@ std::optional<S3Error> MultipartHandler::list_parts(const MultipartRequest& requ
     xml.element("ETag", part.etag);
     xml.element("Size", std::to_string(part.size));
     // Without a declared algorithm S3 keeps no part checksum to list (its CRC64NVME is not stored).
-    if (algorithm) xml.element(element_name(*algorithm), part.checksum.base64());
+    if (algorithm) xml.element(xml_element_name(*algorithm), part.checksum.base64());
     xml.close("Part");
     next_marker = number;
   }

@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <limits>
 
+#include "s3up/checksum.h"
+
 namespace s3up::mock {
 
 namespace {

@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "s3up/checksum.h"
+
 namespace s3up::mock {
 
 S3Error s3_error(int status, std::string_view code, std::string_view message) {
@@ -11,33 +13,6 @@ S3Error s3_error(int status, std::string_view code, std::string_view message) {
   error.code = code;
   error.message = message;
   return error;
-}
-
-std::string xml_escape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
 }
 
 namespace {

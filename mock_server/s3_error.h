@@ -22,8 +22,6 @@ S3Error s3_error(int status, std::string_view code, std::string_view message);
 // <?xml ...?><Error><Code/><Message/>[details]<RequestId/><HostId/></Error>
 std::string error_document(const S3Error& error, std::string_view request_id, std::string_view host_id);
 
-std::string xml_escape(std::string_view text);
-
 // Errors raised from several places, with S3's wording.
 S3Error body_terminated_error();  // aws-chunked or HTTP chunked framing broken or cut short
 S3Error content_length_error(std::uint64_t expected, std::uint64_t provided);

@@ -18,6 +18,12 @@ TEST_CASE("algorithm names and header names (reference 5.3)") {
   CHECK(s3up::header_name(ChecksumAlgorithm::sha1) == "x-amz-checksum-sha1");
   CHECK(s3up::header_name(ChecksumAlgorithm::sha256) == "x-amz-checksum-sha256");
   CHECK(s3up::header_name(ChecksumAlgorithm::md5) == "content-md5");
+  // The multipart XML elements, as in S3's CompleteMultipartUpload and ListParts documents.
+  CHECK(s3up::xml_element_name(ChecksumAlgorithm::crc32) == "ChecksumCRC32");
+  CHECK(s3up::xml_element_name(ChecksumAlgorithm::crc32c) == "ChecksumCRC32C");
+  CHECK(s3up::xml_element_name(ChecksumAlgorithm::crc64nvme) == "ChecksumCRC64NVME");
+  CHECK(s3up::xml_element_name(ChecksumAlgorithm::sha1) == "ChecksumSHA1");
+  CHECK(s3up::xml_element_name(ChecksumAlgorithm::sha256) == "ChecksumSHA256");
 }
 
 TEST_CASE("digest sizes and base64 lengths") {

@@ -175,6 +175,9 @@ class Md5 final : public Checksum {
 std::string_view algorithm_name(ChecksumAlgorithm algorithm);
 // header_name: "x-amz-checksum-crc32" ... (lowercase; also the trailer name); "content-md5" for MD5.
 std::string_view header_name(ChecksumAlgorithm algorithm);
+// xml_element_name: "ChecksumCRC32" ... "ChecksumSHA256", the multipart XML elements; "ChecksumMD5" for MD5,
+// which S3 has no element for and refuses, as it should.
+std::string_view xml_element_name(ChecksumAlgorithm algorithm);
 // Accepts the algorithm names case-insensitively ("crc32", "CRC64NVME", "sha256", "md5").
 std::optional<ChecksumAlgorithm> parse_algorithm(std::string_view name);
 // Maps "x-amz-checksum-crc32c" (any case) back to its algorithm; not Content-MD5.
@@ -196,6 +199,9 @@ std::string_view trim_ascii_whitespace(std::string_view text);
 // bytes there are not one (or text is empty). The one UTF-8 decoder of the project: key validation, JSON
 // output.
 std::size_t utf8_sequence_length(std::string_view text);
+// The text with & < > " ' written as XML entities: safe inside an element or an attribute value (ETags hold
+// quotes). The one escaper of the client's and the mock server's XML documents.
+std::string xml_escape(std::string_view text);
 
 // Text encodings used by S3 and SigV4.
 std::size_t base64_encoded_size(std::size_t bytes);
