@@ -1,15 +1,19 @@
 // put_bench.cpp: end to end, against the mock server (`s3up serve`, child processes) on loopback. First what
-// the server can ingest: the cheapest possible sender (sendfile_put.h) into the server and into a discarding
+// the server can ingest: the cheapest possible sender (ingest_put.h) into the server and into a discarding
 // socket reader (the loopback ceiling). Then a 1 GiB file uploaded by s3up (put_object in this process, and
 // the real `s3up cp` process, by one PUT and multipart) over HTTP and HTTPS, interleaved with a raw PUT of
-// the same bytes by libcurl at its default settings, as `curl -T` sends it. Then the scaling of the client's
-// peak RSS and allocation count with the object size (each size in a fresh process: this program re-executed
-// with --child-case), and the peak RSS and allocation count of the real `s3up cp` process. Usage: put_bench
+// the same bytes by libcurl at its default settings, as `curl -T` sends it; and put_object at each size of
+// curl's upload buffer (ClientConfig::upload_buffer_size, the measurement that picked its default). Then the
+// scaling of the client's peak RSS and allocation count with the object size (each size in a fresh process:
+// this program re-executed with --child-case), and the peak RSS and allocation count of the real `s3up cp`
+// process. Usage: put_bench
 // [--json FILE] [--runs N] [--tmpdir DIR] [--max-gib N]. Prints tables; --json writes them.
 #include <curl/curl.h>
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -29,12 +33,12 @@
 
 #include "allocation_counter.h"
 #include "bench_support.h"
+#include "ingest_put.h"
 #include "raw_curl_put.h"
 #include "s3up/body.h"
 #include "s3up/checksum.h"
 #include "s3up/client.h"
 #include "s3up/mock_server.h"
-#include "sendfile_put.h"
 #include "server_process.h"
 
 namespace {
@@ -86,8 +90,11 @@ s3up::ClientConfig client_config(const std::string& url, s3up::ChecksumLocation 
 // One put_object of the file with a fresh Client (a fresh connection, as a new `s3up cp` has). Throws on
 // any failure, so a figure is never printed for an upload that did not complete.
 void s3up_put(const std::string& url, s3up::ChecksumLocation location, const std::string& ca_bundle,
-              const std::string& file, const std::string& key) {
-  s3up::Client client(client_config(url, location, ca_bundle));
+              const std::string& file, const std::string& key,
+              std::size_t upload_buffer_size = s3up::default_upload_buffer_size) {
+  s3up::ClientConfig config = client_config(url, location, ca_bundle);
+  config.upload_buffer_size = upload_buffer_size;
+  s3up::Client client(config);
   s3up::FileSource source(file);
   auto result = client.put_object(bucket, key, source);
   if (!result) throw std::runtime_error("put_object failed: " + result.error().to_string());
@@ -201,6 +208,23 @@ struct Timed {
   std::string scheme() const { return target == Target::https ? "https" : "http"; }
 };
 
+// One size of curl's upload buffer in the sweep: wall and CPU seconds of this thread, which runs the whole
+// transfer (curl_easy_perform, the read callback and the encoder).
+struct BufferRun {
+  std::size_t upload_buffer_size = 0;
+  std::vector<double> seconds;
+  std::vector<double> cpu_seconds;
+  double median = 0;
+  double cpu_median = 0;
+};
+
+double thread_cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_THREAD, &usage);
+  return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+         static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
 struct Scaling {
   std::uint64_t bytes = 0;
   double seconds = 0;
@@ -244,7 +268,7 @@ void make_sparse_file(const std::string& path, std::uint64_t size) {
 }
 
 // Reads the file once, so that every timed case starts from the page cache, and returns its CRC32 (s3up's
-// own Crc32: the value the sendfile sender declares in advance, as a client with a precomputed digest would).
+// own Crc32: the value the ingest sender declares in advance, as a client with a precomputed digest would).
 s3up::Digest read_file_crc32(const std::string& path) {
   const FileDescriptor fd(open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (fd.get() < 0) throw std::runtime_error("cannot open " + path);
@@ -389,7 +413,7 @@ int main(int argc, char** argv) {
     s3up::bench::ServerProcess http_md5(S3UP_CLI_PATH, {}, dir / "server-http-md5.log");
     s3up::bench::ServerProcess http_multipart(S3UP_CLI_PATH, {"--no-md5-etag"}, dir / "server-http-mp.log");
 
-    // ---- server ingest: the sendfile sender into the server, and into a discarding reader (the ceiling).
+    // ---- server ingest: the cheapest sender into the server, and into a discarding reader (the ceiling).
     const FileDescriptor data_fd(open(data_file.c_str(), O_RDONLY | O_CLOEXEC));
     if (data_fd.get() < 0) throw std::runtime_error("cannot open " + data_file);
     s3up::bench::DiscardingSink sink;
@@ -400,19 +424,19 @@ int main(int argc, char** argv) {
     };
     auto run_ingest = [&](const Ingest& receiver, const std::string& key) {
       const s3up::bench::ServerProcess& server = receiver.md5_etag ? http_md5 : http;
-      s3up::bench::SendfilePutTarget target{receiver.server ? url_port(server.url()) : sink.port(),
-                                            bucket,
-                                            key,
-                                            s3up::mock::default_access_key,
-                                            s3up::mock::default_secret_key,
-                                            region};
+      s3up::bench::IngestPutTarget target{receiver.server ? url_port(server.url()) : sink.port(),
+                                          bucket,
+                                          key,
+                                          s3up::mock::default_access_key,
+                                          s3up::mock::default_secret_key,
+                                          region};
       const std::uint64_t discarded_before = sink.bytes_discarded();
       const auto start = Clock::now();
-      const s3up::bench::SendfilePutResult result =
-          s3up::bench::sendfile_put(target, data_fd.get(), object_size, data_crc32.base64());
+      const s3up::bench::IngestPutResult result =
+          s3up::bench::ingest_put(target, data_fd.get(), object_size, data_crc32.base64());
       const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
       if (result.http_status != 200 || result.body_bytes_sent != object_size)
-        throw std::runtime_error("sendfile PUT to " + receiver.name + " failed: " + result.response_head +
+        throw std::runtime_error("ingest PUT to " + receiver.name + " failed: " + result.response_head +
                                  result.response_body);
       if (receiver.server) {
         // The ETag says which mode the server ran in: the CRC32 in hex without MD5, else 32 hex digits.
@@ -512,6 +536,36 @@ int main(int argc, char** argv) {
       return 0.0;
     };
 
+    // ---- curl's upload buffer (ClientConfig::upload_buffer_size): put_object with a CRC32 trailer at each
+    // size curl allows, interleaved run by run like the rows above.
+    std::vector<std::size_t> buffer_sizes = {s3up::min_upload_buffer_size, 64 * 1024, 256 * 1024, 1024 * 1024,
+                                             s3up::max_upload_buffer_size};
+    if (std::find(buffer_sizes.begin(), buffer_sizes.end(), s3up::default_upload_buffer_size) ==
+        buffer_sizes.end())
+      buffer_sizes.insert(
+          std::upper_bound(buffer_sizes.begin(), buffer_sizes.end(), s3up::default_upload_buffer_size),
+          s3up::default_upload_buffer_size);
+    std::vector<BufferRun> buffers;
+    for (std::size_t size : buffer_sizes) buffers.push_back({size, {}, {}, 0, 0});
+    auto run_buffer = [&](BufferRun& b, const std::string& key, bool timed_run) {
+      const double cpu_start = thread_cpu_seconds();
+      const auto start = Clock::now();
+      s3up_put(http.url(), s3up::ChecksumLocation::trailer, "", data_file, key, b.upload_buffer_size);
+      const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+      const double cpu_seconds = thread_cpu_seconds() - cpu_start;
+      delete_object(http.url(), "", key);
+      if (!timed_run) return;
+      b.seconds.push_back(seconds);
+      b.cpu_seconds.push_back(cpu_seconds);
+    };
+    for (BufferRun& b : buffers) run_buffer(b, "buffer-warm-up", false);
+    for (int run = 0; run < options.runs; ++run)
+      for (BufferRun& b : buffers) run_buffer(b, "buffer-" + std::to_string(run), true);
+    for (BufferRun& b : buffers) {
+      b.median = s3up::bench::median(b.seconds);
+      b.cpu_median = s3up::bench::median(b.cpu_seconds);
+    }
+
     // ---- scaling: one put_object per fresh process, sizes up to max_gib, from sparse files.
     std::vector<std::uint64_t> sizes = {16 * mib, 256 * mib, gib, 4 * gib};
     std::erase_if(sizes, [&](std::uint64_t s) { return s > options.max_gib * gib; });
@@ -580,8 +634,8 @@ int main(int argc, char** argv) {
 
     std::printf(
         "server ingest: one PUT per run on a fresh connection, by the cheapest sender: UNSIGNED-PAYLOAD\n"
-        "with x-amz-checksum-crc32 computed in advance, head by send(), body by sendfile(2) from the page\n"
-        "cache; receiver time = connect to response read\n");
+        "with x-amz-checksum-crc32 computed in advance, body by pread() of the page-cached file into one\n"
+        "1 MiB buffer and send(); receiver time = connect to response read\n");
     std::printf("%-50s %9s %7s %10s   %s\n", "receiver", "median s", "GB/s", "/ ceiling", "runs (s)");
     const double ceiling = ingest.front().median;
     for (const Ingest& r : ingest) {
@@ -607,6 +661,22 @@ int main(int argc, char** argv) {
         "on this VM memory freed for more than a few seconds goes back to the hypervisor (free page\n"
         "reporting) and is slow to touch again; they would also evict the 1 GiB mapping the single-PUT\n"
         "cases reuse.\n");
+
+    std::printf(
+        "\ncurl's upload buffer (ClientConfig::upload_buffer_size): s3up put_object, CRC32 trailer, HTTP;\n"
+        "client CPU = this thread's user + system time (curl, the encoder, and the loopback send path)\n");
+    std::printf("%-20s %9s %9s %14s %11s   %s\n", "upload buffer", "median s", "MB/s", "client CPU s",
+                "vs default", "runs (s)");
+    const BufferRun* default_buffer = nullptr;
+    for (const BufferRun& b : buffers)
+      if (b.upload_buffer_size == s3up::default_upload_buffer_size) default_buffer = &b;
+    for (const BufferRun& b : buffers) {
+      const bool is_default = &b == default_buffer;
+      std::printf("%-20s %9.3f %9.1f %14.3f %11.2f   %s\n",
+                  (s3up::bench::size_text(b.upload_buffer_size) + (is_default ? " (default)" : "")).c_str(),
+                  b.median, mb_per_s(object_size, b.median), b.cpu_median, default_buffer->median / b.median,
+                  runs_text(b.seconds).c_str());
+    }
 
     std::printf(
         "\nscaling: one put_object (CRC32 trailer, HTTP) per fresh client process, sparse source file\n");
@@ -678,6 +748,17 @@ int main(int argc, char** argv) {
             << ", \"raw_over_this\": " << json_number(raw_median(t) / t.median)
             << ", \"seconds\": " << seconds_json(t.seconds) << "}" << (i + 1 < timed.size() ? "," : "")
             << "\n";
+      }
+      out << "  ],\n  \"upload_buffer\": [\n";
+      for (std::size_t i = 0; i < buffers.size(); ++i) {
+        const BufferRun& b = buffers[i];
+        out << "    {\"upload_buffer_size\": " << b.upload_buffer_size
+            << ", \"median_seconds\": " << json_number(b.median)
+            << ", \"mb_per_s\": " << json_number(mb_per_s(object_size, b.median))
+            << ", \"client_cpu_median_seconds\": " << json_number(b.cpu_median)
+            << ", \"seconds\": " << seconds_json(b.seconds)
+            << ", \"cpu_seconds\": " << seconds_json(b.cpu_seconds) << "}"
+            << (i + 1 < buffers.size() ? "," : "") << "\n";
       }
       out << "  ],\n  \"scaling\": [\n";
       for (std::size_t i = 0; i < scaling.size(); ++i)

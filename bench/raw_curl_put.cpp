@@ -4,12 +4,14 @@
 #include <curl/curl.h>
 
 #include <cstdio>
-#include <ctime>
 #include <filesystem>
 #include <memory>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "s3up/sigv4.h"
+#include "unsigned_put.h"
 
 namespace s3up::bench {
 namespace {
@@ -36,28 +38,19 @@ struct FileDeleter {
 
 RawPutResult raw_curl_put(const RawPutTarget& target, const std::string& file_path) {
   const std::string host = target.endpoint_url.substr(target.endpoint_url.find("://") + 3);
-  const std::string path = "/" + target.bucket + "/" + target.key;
-  const std::string amz_date = sigv4::amz_date(static_cast<std::int64_t>(std::time(nullptr)));
-
-  sigv4::RequestToSign request;
-  request.method = "PUT";
-  request.path = path;
-  request.headers = {{"host", host},
-                     {"x-amz-content-sha256", std::string(sigv4::unsigned_payload)},
-                     {"x-amz-date", amz_date}};
-  request.payload_hash = sigv4::unsigned_payload;
-  const sigv4::CredentialScope scope{amz_date.substr(0, 8), target.region};
-  const sigv4::SignedRequest signed_request =
-      sigv4::sign_request(request, {target.access_key, target.secret_key, ""}, scope, amz_date);
+  const UnsignedPut put =
+      sign_unsigned_put(host, target.bucket, target.key, target.region, target.access_key, target.secret_key);
 
   std::unique_ptr<std::FILE, FileDeleter> file(std::fopen(file_path.c_str(), "rb"));
   if (!file) throw std::runtime_error("cannot open " + file_path);
   const auto size = static_cast<curl_off_t>(std::filesystem::file_size(file_path));
 
+  std::vector<std::string> lines;
+  for (const sigv4::Header& header : put.headers)
+    if (header.name != "host") lines.push_back(header.name + ": " + header.value);  // curl writes Host itself
+  lines.push_back("Authorization: " + put.authorization);
   std::unique_ptr<curl_slist, SlistDeleter> headers;
-  for (const std::string& line :
-       {"x-amz-content-sha256: " + std::string(sigv4::unsigned_payload), "x-amz-date: " + amz_date,
-        "Authorization: " + signed_request.authorization}) {
+  for (const std::string& line : lines) {
     curl_slist* appended = curl_slist_append(headers.get(), line.c_str());
     if (appended == nullptr) throw std::runtime_error("curl_slist_append failed");
     static_cast<void>(headers.release());
@@ -67,7 +60,7 @@ RawPutResult raw_curl_put(const RawPutTarget& target, const std::string& file_pa
   std::unique_ptr<CURL, CurlDeleter> curl(curl_easy_init());
   if (!curl) throw std::runtime_error("curl_easy_init failed");
   CURL* handle = curl.get();
-  const std::string url = target.endpoint_url + path;
+  const std::string url = target.endpoint_url + put.path;
   char error_buffer[CURL_ERROR_SIZE] = {};
   curl_easy_setopt(handle, CURLOPT_URL, url.c_str());
   curl_easy_setopt(handle, CURLOPT_UPLOAD, 1L);

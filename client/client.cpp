@@ -42,6 +42,7 @@ Client::Impl::Impl(ClientConfig requested) {
   transfer.connect_timeout = config.connect_timeout;
   transfer.request_timeout = config.request_timeout;
   transfer.stall_timeout = config.stall_timeout;
+  transfer.upload_buffer_size = config.upload_buffer_size;
   transfer.cancelled = &cancel_signal.flag();
   random.seed(std::random_device{}());
   if (!config.verify_tls) {

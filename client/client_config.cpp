@@ -87,6 +87,13 @@ ResolvedConfig resolve_config(ClientConfig config) {
                           std::to_string(min_chunk_size) + " bytes"));
   }
 
+  if (config.upload_buffer_size < min_upload_buffer_size ||
+      config.upload_buffer_size > max_upload_buffer_size) {
+    remember(config_error("upload_buffer_size " + std::to_string(config.upload_buffer_size) +
+                          " is outside curl's range of " + std::to_string(min_upload_buffer_size) + " to " +
+                          std::to_string(max_upload_buffer_size) + " bytes"));
+  }
+
   resolved.config = std::move(config);
   return resolved;
 }

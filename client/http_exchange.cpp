@@ -287,7 +287,7 @@ Result<HttpResponse> perform_exchange(CurlHandle& curl, const TransferSettings& 
     set(curl_easy_setopt(handle, CURLOPT_READDATA, &state));
     set(curl_easy_setopt(handle, CURLOPT_SEEKFUNCTION, seek_body));
     set(curl_easy_setopt(handle, CURLOPT_SEEKDATA, &state));
-    set(curl_easy_setopt(handle, CURLOPT_UPLOAD_BUFFERSIZE, upload_buffer_size));
+    set(curl_easy_setopt(handle, CURLOPT_UPLOAD_BUFFERSIZE, static_cast<long>(settings.upload_buffer_size)));
     if (request.method != "PUT") set(curl_easy_setopt(handle, CURLOPT_CUSTOMREQUEST, request.method.c_str()));
   } else if (request.method == "GET") {
     set(curl_easy_setopt(handle, CURLOPT_HTTPGET, 1L));

@@ -32,15 +32,12 @@ inline constexpr std::uint64_t max_unstreamed_body_bytes = 1024 * 1024;
 // would fail as an anonymous receive error, this one as Error{protocol, ResponseHeadersTooLarge}.
 inline constexpr std::uint64_t max_response_header_bytes = 256 * 1024;
 
-// curl's upload buffer, which the encoders write into directly. 256 KiB: four 64 KiB aws-chunked chunks
-// per read callback, few syscalls, still small. curl accepts 16 KiB to 2 MiB; benchmarks may retune it.
-inline constexpr long upload_buffer_size = 256 * 1024;
-
 struct TransferSettings {
   bool verify_tls = true;
   std::string ca_bundle;  // empty: curl's default; else the only certificates trusted
   std::chrono::milliseconds connect_timeout{0};
   std::chrono::seconds stall_timeout{0};
+  std::size_t upload_buffer_size = default_upload_buffer_size;  // ClientConfig::upload_buffer_size
   // The deadline of the whole call (ClientConfig::request_timeout from its start): an exchange may take what
   // is left of it. request_timeout itself only names the limit in messages.
   std::optional<std::chrono::steady_clock::time_point> deadline;

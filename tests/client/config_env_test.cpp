@@ -144,8 +144,18 @@ TEST_CASE("configuration and argument errors are reported before sending", "[cli
   s3up::Client small_chunks(config);
   CHECK(put_error(small_chunks).kind == s3up::Error::Kind::invalid_argument);
 
-  // Port 1 is never contacted: every one of these fails validation first.
   config.chunk_size = s3up::default_chunk_size;
+  for (std::size_t outside_curl : {s3up::min_upload_buffer_size - 1, s3up::max_upload_buffer_size + 1}) {
+    config.upload_buffer_size = outside_curl;
+    s3up::Client odd_buffer(config);
+    auto buffer_error = put_error(odd_buffer);
+    CHECK(buffer_error.kind == s3up::Error::Kind::invalid_argument);
+    CHECK(buffer_error.message.find("upload_buffer_size " + std::to_string(outside_curl)) !=
+          std::string::npos);
+  }
+
+  // Port 1 is never contacted: every one of these fails validation first.
+  config.upload_buffer_size = s3up::default_upload_buffer_size;
   s3up::Client client(config);
   s3up::MemorySource body(std::string_view("x"));
   for (auto [bucket, key] : {std::pair<std::string, std::string>{"bucket", ""},

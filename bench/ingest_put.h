@@ -1,6 +1,6 @@
-// bench/sendfile_put.h: the cheapest HTTP PUT a client can make, to measure what a server can ingest: a
-// SigV4-signed UNSIGNED-PAYLOAD PUT whose x-amz-checksum-crc32 was computed in advance, the head written with
-// send() and the body with sendfile(2) from a page-cached file (no copy through user space). Beside it, a
+// bench/ingest_put.h: the cheapest HTTP PUT a client can make, to measure what a server can ingest: a
+// SigV4-signed UNSIGNED-PAYLOAD PUT whose x-amz-checksum-crc32 was computed in advance, the body read from a
+// page-cached file by pread() into one reused 1 MiB buffer and written with send(). Beside it, a
 // discarding HTTP sink on loopback that receives the same request into one reused buffer: the ceiling.
 #pragma once
 
@@ -10,7 +10,7 @@
 
 namespace s3up::bench {
 
-struct SendfilePutTarget {
+struct IngestPutTarget {
   std::uint16_t port = 0;  // on 127.0.0.1, plain HTTP
   std::string bucket;
   std::string key;
@@ -19,18 +19,18 @@ struct SendfilePutTarget {
   std::string region;
 };
 
-struct SendfilePutResult {
+struct IngestPutResult {
   int http_status = 0;
   std::uint64_t body_bytes_sent = 0;
   std::string response_head;  // status line and header fields
   std::string response_body;  // the S3 error document of a failed PUT, for the message
 };
 
-// PUTs the whole file (an open fd; read from offset 0 with sendfile's own offset, so the fd's file position
-// is untouched) with `crc32_base64` as its x-amz-checksum-crc32 header, on a fresh connection, and reads the
+// PUTs the whole file (an open fd, read with pread() from offset 0, so the fd's file position is untouched)
+// with `crc32_base64` as its x-amz-checksum-crc32 header, on a fresh connection, and reads the
 // response. Throws std::runtime_error on a socket failure; an HTTP error comes back as http_status.
-SendfilePutResult sendfile_put(const SendfilePutTarget& target, int file_fd, std::uint64_t file_size,
-                               const std::string& crc32_base64);
+IngestPutResult ingest_put(const IngestPutTarget& target, int file_fd, std::uint64_t file_size,
+                           const std::string& crc32_base64);
 
 // A minimal HTTP/1.1 endpoint on 127.0.0.1 that, for each connection, reads a request head, reads and
 // discards Content-Length body bytes into one reused 1 MiB buffer (recv only: nothing is parsed or hashed),
