@@ -2,7 +2,8 @@
 // the server can ingest: the cheapest possible sender (ingest_put.h) into the server and into a discarding
 // socket reader (the loopback ceiling). Then a 1 GiB file uploaded by s3up (put_object in this process, and
 // the real `s3up cp` process, by one PUT and multipart) over HTTP and HTTPS, interleaved with a raw PUT of
-// the same bytes by libcurl at its default settings, as `curl -T` sends it; and put_object at each size of
+// the same bytes by libcurl at its default settings, as `curl -T` sends it, and by the curl command itself
+// (a process, like `s3up cp`); and put_object at each size of
 // curl's upload buffer (ClientConfig::upload_buffer_size, the measurement that picked its default). Then the
 // scaling of the client's peak RSS and allocation count with the object size (each size in a fresh process:
 // this program re-executed with --child-case), and the peak RSS and allocation count of the real `s3up cp`
@@ -189,7 +190,7 @@ struct Ingest {
   double median = 0;
 };
 
-enum class Sender { raw_curl, put_object, s3up_cp, s3up_cp_multipart };
+enum class Sender { raw_curl, curl_cli, put_object, s3up_cp, s3up_cp_multipart };
 
 // The mock servers of the end-to-end cases. Multipart `s3up cp` has its own: the server keeps the mappings of
 // deleted objects for reuse, but only 8 of them, and the 128 part buffers of a multipart upload would push
@@ -300,6 +301,44 @@ MeasuredChild run_measured(const std::filesystem::path& dir, std::vector<std::st
   return measured;
 }
 
+// The curl command on PATH (the `curl -T` of the reference figures); empty when there is none.
+std::string curl_command() {
+  const char* path = std::getenv("PATH");
+  std::string_view directories = path != nullptr ? path : "/usr/bin:/bin";
+  while (!directories.empty()) {
+    const std::size_t colon = directories.find(':');
+    const std::filesystem::path candidate = std::filesystem::path(directories.substr(0, colon)) / "curl";
+    if (access(candidate.c_str(), X_OK) == 0) return candidate;
+    directories.remove_prefix(colon == std::string_view::npos ? directories.size() : colon + 1);
+  }
+  return "";
+}
+
+// `curl -T FILE` as a user would type it against the mock server: SigV4 by curl's --aws-sigv4,
+// UNSIGNED-PAYLOAD (curl 7.88 does not add x-amz-content-sha256 itself), no checksum; -q: no ~/.curlrc.
+// Prints the status.
+std::vector<std::string> curl_argv(const std::string& curl, const std::string& file, const std::string& url,
+                                   const std::string& key) {
+  return {curl,
+          "-q",
+          "-sS",
+          "--noproxy",
+          "*",
+          "-o",
+          "/dev/null",
+          "-w",
+          "%{http_code}",
+          "-T",
+          file,
+          "-H",
+          "x-amz-content-sha256: UNSIGNED-PAYLOAD",
+          "--aws-sigv4",
+          std::string("aws:amz:") + region + ":s3",
+          "--user",
+          std::string(s3up::mock::default_access_key) + ":" + s3up::mock::default_secret_key,
+          url + "/" + bucket + "/" + key};
+}
+
 double mb_per_s(std::uint64_t bytes, double seconds) {
   return static_cast<double>(bytes) / seconds / 1e6;
 }
@@ -363,6 +402,8 @@ const char* sender_name(Sender sender) {
   switch (sender) {
     case Sender::raw_curl:
       return "raw_curl";
+    case Sender::curl_cli:
+      return "curl_cli";
     case Sender::put_object:
       return "put_object";
     case Sender::s3up_cp:
@@ -465,6 +506,7 @@ int main(int argc, char** argv) {
         http.url(), bucket, "", s3up::mock::default_access_key, s3up::mock::default_secret_key, region, ""};
     std::vector<Timed> timed = {
         {"raw PUT, libcurl defaults (curl -T), no checksum", Target::http, Sender::raw_curl, "", {}, 0},
+        {"curl -T process (the curl CLI), no checksum", Target::http, Sender::curl_cli, "", {}, 0},
         {"s3up put_object, CRC32 trailer (forced)", Target::http, Sender::put_object, "trailer", {}, 0},
         {"s3up put_object, CRC32 header (pre-read)", Target::http, Sender::put_object, "header", {}, 0},
         {"s3up cp process, one PUT, CRC32 trailer", Target::http, Sender::s3up_cp, "trailer", {}, 0},
@@ -485,6 +527,11 @@ int main(int argc, char** argv) {
         {"s3up put_object, CRC32 trailer", Target::https, Sender::put_object, "trailer", {}, 0},
         {"raw PUT, no checksum; server with the MD5 ETag on", Target::http_md5, Sender::raw_curl, "", {}, 0},
     };
+    const std::string curl = curl_command();
+    if (curl.empty()) {
+      std::fprintf(stderr, "put_bench: no curl command on PATH: the `curl -T` process row is left out\n");
+      std::erase_if(timed, [](const Timed& t) { return t.sender == Sender::curl_cli; });
+    }
     auto run_timed = [&](const Timed& t, const std::string& key) {
       const s3up::bench::ServerProcess& server = t.target == Target::https            ? https
                                                  : t.target == Target::http_md5       ? http_md5
@@ -502,6 +549,13 @@ int main(int argc, char** argv) {
           const s3up::bench::RawPutResult r = s3up::bench::raw_curl_put(target, data_file);
           if (!r.error.empty() || r.http_status != 200 || r.uploaded != object_size)
             throw std::runtime_error("raw PUT failed: " + std::to_string(r.http_status) + " " + r.error);
+          break;
+        }
+        case Sender::curl_cli: {
+          const s3up::bench::ChildRun run = s3up::bench::run_child(curl_argv(curl, data_file, url, key), {});
+          if (run.exit_status != 0 || run.standard_output != "200")
+            throw std::runtime_error("curl -T failed: exit " + std::to_string(run.exit_status) + ", HTTP " +
+                                     run.standard_output);
           break;
         }
         case Sender::put_object:
@@ -533,6 +587,12 @@ int main(int argc, char** argv) {
         if (r.sender == Sender::raw_curl &&
             r.target == (t.scheme() == "https" ? Target::https : Target::http))
           return r.median;
+      return 0.0;
+    };
+    // The `curl -T` process, for the rows that are processes too (HTTP only); 0 when curl is absent.
+    auto curl_cli_median = [&](const Timed& t) {
+      for (const Timed& r : timed)
+        if (r.sender == Sender::curl_cli && t.target != Target::https) return r.median;
       return 0.0;
     };
 
@@ -624,6 +684,16 @@ int main(int argc, char** argv) {
       }
     }
 
+    // ---- the `curl -T` process's peak RSS, for the reference figure (11 MB), the same way.
+    long curl_cli_rss_kib = 0;
+    if (!curl.empty()) {
+      const auto [run, max_rss_kib] =
+          run_measured(dir, curl_argv(curl, data_file, http.url(), "curl-rss"), {});
+      if (run.exit_status != 0 || run.standard_output != "200") throw std::runtime_error("curl -T failed");
+      curl_cli_rss_kib = max_rss_kib;
+      delete_object(http.url(), "", "curl-rss");
+    }
+
     // ---- tables
     std::printf(
         "put_bench: %s object from a page-cached file; mock servers `s3up serve --no-md5-etag` (ETag from\n"
@@ -645,14 +715,19 @@ int main(int argc, char** argv) {
 
     std::printf(
         "\nend to end: ratio = raw PUT time / this time, raw PUT of the same scheme to the --no-md5-etag\n"
-        "server (> 1: faster than raw). `s3up cp` rows time the whole process (spawn, exec, start-up, "
-        "exit);\n"
-        "one PUT = --multipart-threshold 5GiB, multipart = cp's defaults (8 MiB parts, 4 in flight); auto =\n"
-        "header after a pre-read (a custom HTTP endpoint).\n");
-    std::printf("%-52s %-6s %9s %9s %7s   %s\n", "case", "scheme", "median s", "MB/s", "ratio", "runs (s)");
+        "server (> 1: faster than raw). `s3up cp` and `curl -T` rows time the whole process (spawn, exec,\n"
+        "start-up, exit); / curl -T = the `curl -T` process's time / this time (HTTP). one PUT =\n"
+        "--multipart-threshold 5GiB, multipart = cp's defaults (8 MiB parts, 4 in flight); auto = header\n"
+        "after a pre-read (a custom HTTP endpoint).\n");
+    std::printf("%-52s %-6s %9s %9s %7s %10s   %s\n", "case", "scheme", "median s", "MB/s", "ratio",
+                "/ curl -T", "runs (s)");
     for (const Timed& t : timed) {
-      std::printf("%-52s %-6s %9.3f %9.1f %7.2f   %s\n", t.name.c_str(), t.scheme().c_str(), t.median,
-                  mb_per_s(object_size, t.median), raw_median(t) / t.median, runs_text(t.seconds).c_str());
+      char over_cli[16] = "-";
+      if (curl_cli_median(t) > 0)
+        std::snprintf(over_cli, sizeof over_cli, "%.2f", curl_cli_median(t) / t.median);
+      std::printf("%-52s %-6s %9.3f %9.1f %7.2f %10s   %s\n", t.name.c_str(), t.scheme().c_str(), t.median,
+                  mb_per_s(object_size, t.median), raw_median(t) / t.median, over_cli,
+                  runs_text(t.seconds).c_str());
     }
     std::printf(
         "[1] on a server of its own, each timed run right after an untimed one: the mock server keeps\n"
@@ -705,6 +780,9 @@ int main(int argc, char** argv) {
                   static_cast<unsigned long long>(c.allocations),
                   static_cast<unsigned long long>(c.allocated_bytes));
     }
+    if (curl_cli_rss_kib > 0)
+      std::printf("the `curl -T` process, 1 GiB page-cached file, no checksum: ru_maxrss %ld KiB\n",
+                  curl_cli_rss_kib);
     std::printf(
         "\nmock server peak RSS: http %llu KiB, http multipart %llu KiB, https %llu KiB, http with MD5 ETag "
         "%llu KiB\n",
@@ -742,10 +820,15 @@ int main(int argc, char** argv) {
             << ", \"location\": " << json_string(t.location)
             << ", \"server_md5_etag\": " << (t.target == Target::http_md5 ? "true" : "false")
             << ", \"includes_process_start\": "
-            << (t.sender == Sender::s3up_cp || t.sender == Sender::s3up_cp_multipart ? "true" : "false")
+            << (t.sender == Sender::s3up_cp || t.sender == Sender::s3up_cp_multipart ||
+                        t.sender == Sender::curl_cli
+                    ? "true"
+                    : "false")
             << ", \"median_seconds\": " << json_number(t.median)
             << ", \"mb_per_s\": " << json_number(mb_per_s(object_size, t.median))
             << ", \"raw_over_this\": " << json_number(raw_median(t) / t.median)
+            << ", \"curl_cli_over_this\": "
+            << (curl_cli_median(t) > 0 ? json_number(curl_cli_median(t) / t.median) : "null")
             << ", \"seconds\": " << seconds_json(t.seconds) << "}" << (i + 1 < timed.size() ? "," : "")
             << "\n";
       }
@@ -773,7 +856,8 @@ int main(int argc, char** argv) {
             << ", \"allocated_bytes\": " << c.allocated_bytes << "}" << (i + 1 < cli.size() ? "," : "")
             << "\n";
       }
-      out << "  ],\n  \"server_peak_rss_kib\": {\"http\": " << http.peak_rss_kib()
+      out << "  ],\n  \"curl_cli_ru_maxrss_kib\": " << curl_cli_rss_kib
+          << ",\n  \"server_peak_rss_kib\": {\"http\": " << http.peak_rss_kib()
           << ", \"http_multipart\": " << http_multipart.peak_rss_kib()
           << ", \"https\": " << https.peak_rss_kib() << ", \"http_md5_etag\": " << http_md5.peak_rss_kib()
           << "}\n}\n";
