@@ -94,7 +94,8 @@ Result<UploadResult> Uploader::upload_buffered(BodySource& body, std::optional<s
   if (!created) return created.error();
   const MultipartUpload& upload = created.value();
   // Declared after the pool: the workers give their buffers back to it until they are joined.
-  PartWorkers workers(config_, static_cast<int>(buffers), upload, part_options_, nullptr, &pool, *progress_);
+  PartWorkers workers(part_config_, static_cast<int>(buffers), upload, part_options_, nullptr, &pool,
+                      *progress_);
   CancelScope scope(*this, workers);
   for (const PartJob& part : first) workers.submit(part);
 

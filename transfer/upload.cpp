@@ -25,11 +25,17 @@ ClientConfig with_call_location(ClientConfig config, const UploadOptions& option
   return config;
 }
 
+ClientConfig with_part_buffer(ClientConfig config, const UploadOptions& options) {
+  config.upload_buffer_size = options.part_upload_buffer_size;
+  return config;
+}
+
 }  // namespace
 
 Uploader::Uploader(const ClientConfig& config, std::string_view bucket, std::string_view key,
                    const UploadOptions& options)
     : config_(with_call_location(config, options)),
+      part_config_(with_part_buffer(config_, options)),
       bucket_(bucket),
       key_(key),
       options_(options),
@@ -43,6 +49,12 @@ Uploader::Uploader(const ClientConfig& config, std::string_view bucket, std::str
 std::optional<Error> Uploader::check_options() const {
   if (options_.concurrency < 1) {
     return invalid("concurrency must be at least 1, not " + std::to_string(options_.concurrency));
+  }
+  if (options_.part_upload_buffer_size < min_upload_buffer_size ||
+      options_.part_upload_buffer_size > max_upload_buffer_size) {
+    return invalid("part_upload_buffer_size " + std::to_string(options_.part_upload_buffer_size) +
+                   " is outside curl's range of " + std::to_string(min_upload_buffer_size) + " to " +
+                   std::to_string(max_upload_buffer_size) + " bytes");
   }
   if (auto problem = part_size_problem(options_.part_size, options_.part_size_floor))
     return invalid(*problem);
@@ -150,7 +162,7 @@ Result<UploadResult> Uploader::upload_ranges(const BodySource& body, const PartP
   auto created = create();
   if (!created) return created.error();
   const MultipartUpload& upload = created.value();
-  PartWorkers workers(config_, threads_for(static_cast<std::uint64_t>(plan.part_count)), upload,
+  PartWorkers workers(part_config_, threads_for(static_cast<std::uint64_t>(plan.part_count)), upload,
                       part_options_, &body, nullptr, *progress_);
   CancelScope scope(*this, workers);
   for (int number = 1; number <= plan.part_count; ++number) {

@@ -56,7 +56,8 @@ class Uploader {
     Uploader& uploader_;
   };
 
-  ClientConfig config_;  // every Client's: the caller's, with the call's checksum location applied
+  ClientConfig config_;       // the caller's, with the call's checksum location applied
+  ClientConfig part_config_;  // the part workers': config_ with UploadOptions::part_upload_buffer_size
   std::string bucket_;
   std::string key_;
   const UploadOptions& options_;

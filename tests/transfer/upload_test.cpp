@@ -199,6 +199,11 @@ TEST_CASE("unsupported algorithm/type pairs and bad options are refused before a
   refused(s3_floor);
   UploadOptions huge = small_parts(40000, (5ULL << 30) + 1);
   refused(huge);
+  for (std::size_t outside_curl : {min_upload_buffer_size - 1, max_upload_buffer_size + 1}) {
+    UploadOptions odd_buffer = small_parts(40000);
+    odd_buffer.part_upload_buffer_size = outside_curl;
+    refused(odd_buffer);
+  }
   CHECK(server.stats().requests == 0);
 }
 
@@ -409,6 +414,26 @@ TEST_CASE("concurrency 1 and 4 store the same bytes and the same object", "[tran
     CHECK(results[0].checksum == results[1].checksum);
     CHECK(results[0].parts == results[1].parts);
   }
+}
+
+TEST_CASE("parts sent through curl's smallest and largest upload buffers store the same object",
+          "[transfer][integration]") {
+  mock::Server server(test::small_part_options());
+  const ClientConfig config = test::transfer_config(server);
+  const auto data = test::make_data(300000, 29);  // 19 parts
+  std::vector<UploadResult> results;
+  for (std::size_t buffer_size : {min_upload_buffer_size, max_upload_buffer_size}) {
+    test::TestBody body(BodyKind::file, data);
+    UploadOptions options = small_parts(40000, small_part, 4);
+    options.part_upload_buffer_size = buffer_size;
+    const std::string key = "part-buffer-" + std::to_string(buffer_size);
+    auto result = upload(config, "bucket", key, body.source(), options);
+    if (!result) FAIL(result.error().to_string());
+    require_stored(server, key, data, 19);
+    results.push_back(result.value());
+  }
+  CHECK(results[0].etag == results[1].etag);
+  CHECK(results[0].checksum == results[1].checksum);
 }
 
 TEST_CASE("cancel: a stop requested before or during the upload ends it cancelled, aborted",
