@@ -3,12 +3,11 @@
 // socket reader (the loopback ceiling). Then a 1 GiB file uploaded by s3up (put_object in this process, and
 // the real `s3up cp` process, by one PUT and multipart) over HTTP and HTTPS, interleaved with a raw PUT of
 // the same bytes by libcurl at its default settings, as `curl -T` sends it, and by the curl command itself
-// (a process, like `s3up cp`); and put_object at each size of
-// curl's upload buffer (ClientConfig::upload_buffer_size, the measurement that picked its default). Then the
-// scaling of the client's peak RSS and allocation count with the object size (each size in a fresh process:
-// this program re-executed with --child-case), and the peak RSS and allocation count of the real `s3up cp`
-// process. Usage: put_bench
-// [--json FILE] [--runs N] [--tmpdir DIR] [--max-gib N]. Prints tables; --json writes them.
+// (a process, like `s3up cp`). Then put_object at each size of curl's upload buffer
+// (ClientConfig::upload_buffer_size: the measurement that picked its default); the scaling of the client's
+// peak RSS and allocation count with the object size (each size in a fresh process: this program
+// re-executed with --child-case); and the peak RSS and allocation count of the real `s3up cp` process.
+// Usage: put_bench [--json FILE] [--runs N] [--tmpdir DIR] [--max-gib N]. Prints tables; --json writes them.
 #include <curl/curl.h>
 #include <fcntl.h>
 #include <sys/resource.h>
