@@ -135,19 +135,6 @@ void log_source(const char* what, const std::optional<Setting>& setting) {
   if (setting) spdlog::debug("{} {} (from {})", what, setting->value, setting->source);
 }
 
-// The URL with its user info ("https://user:password@host") replaced by "...", as the library's endpoint
-// error does: the endpoint is logged before the library validates (and refuses) it, and a password written
-// into it must not reach the log.
-std::string without_user_info(std::string_view url) {
-  std::string shown(url);
-  const std::size_t scheme_end = shown.find("://");
-  const std::size_t authority = scheme_end == std::string::npos ? 0 : scheme_end + 3;
-  const std::size_t at = shown.find('@', authority);
-  if (at != std::string::npos && at < shown.find_first_of("/?#", authority))
-    shown.replace(authority, at - authority, "...");
-  return shown;
-}
-
 }  // namespace
 
 ClientConfig resolve_client_config(const Arguments& arguments) {
@@ -167,7 +154,8 @@ ClientConfig resolve_client_config(const Arguments& arguments) {
       from_flag(arguments, "endpoint-url"), first_env({"AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL"}),
       profile.service("s3.endpoint_url"), profile.get("s3.endpoint_url"), profile.get("endpoint_url"));
   if (endpoint) {
-    log_source("endpoint", Setting{without_user_info(endpoint->value), endpoint->source});
+    // Logged before the library validates (and refuses) it: a password written into it must not show.
+    log_source("endpoint", Setting{endpoint_for_display(endpoint->value), endpoint->source});
     config.endpoint_url = endpoint->value;
   }
 

@@ -12,17 +12,9 @@
 namespace s3up {
 namespace {
 
-// The URL is quoted in the message, but never a password written into it ("https://user:pw@host").
 Error invalid_endpoint(std::string_view url, std::string_view why) {
-  std::string shown(url);
-  std::size_t scheme_end = shown.find("://");
-  std::size_t authority = scheme_end == std::string::npos ? 0 : scheme_end + 3;
-  std::size_t at = shown.find('@', authority);
-  if (at != std::string::npos && at < shown.find_first_of("/?#", authority)) {
-    shown.replace(authority, at - authority, "...");
-  }
   return make_error(Error::Kind::invalid_argument, "InvalidEndpoint",
-                    "invalid endpoint URL \"" + shown + "\": " + std::string(why));
+                    "invalid endpoint URL \"" + endpoint_for_display(url) + "\": " + std::string(why));
 }
 
 char lower(char c) {
@@ -41,6 +33,16 @@ bool is_hex(char c) {
 }
 
 }  // namespace
+
+std::string endpoint_for_display(std::string_view endpoint_url) {
+  std::string shown(endpoint_url);
+  const std::size_t scheme_end = shown.find("://");
+  const std::size_t authority = scheme_end == std::string::npos ? 0 : scheme_end + 3;
+  const std::size_t at = shown.find('@', authority);
+  if (at != std::string::npos && at < shown.find_first_of("/?#", authority))
+    shown.replace(authority, at - authority, "...");
+  return shown;
+}
 
 bool Endpoint::is_aws() const {
   return provider_of_host(host) == Provider::aws;

@@ -101,6 +101,14 @@ TEST_CASE("parse_endpoint refuses malformed URLs with invalid_argument", "[clien
   }
 }
 
+TEST_CASE("endpoint_for_display hides the user info and nothing else", "[client][endpoint]") {
+  CHECK(s3up::endpoint_for_display("https://user:hunter2@host:9000/p?q=1") == "https://...@host:9000/p?q=1");
+  CHECK(s3up::endpoint_for_display("user:hunter2@host") == "...@host");
+  // An '@' after the authority (in the path or query) is no user info.
+  CHECK(s3up::endpoint_for_display("http://host/a@b?c=d@e") == "http://host/a@b?c=d@e");
+  CHECK(s3up::endpoint_for_display("http://127.0.0.1:9000") == "http://127.0.0.1:9000");
+}
+
 TEST_CASE("default endpoint and automatic addressing", "[client][endpoint]") {
   CHECK(s3up::default_endpoint_url("eu-central-1") == "https://s3.eu-central-1.amazonaws.com");
 

@@ -104,6 +104,9 @@ std::optional<Provider> parse_provider(std::string_view name);
 // scaleway, storage.googleapis.com -> gcs; an empty endpoint (AWS's default) -> aws; any other host ->
 // generic (MinIO and Ceph run under any name).
 Provider detect_provider(std::string_view endpoint_url);
+// An endpoint URL as s3up quotes it in messages and logs: its user info ("https://user:password@host") shown
+// as "...", so that a password written into the URL reaches neither.
+std::string endpoint_for_display(std::string_view endpoint_url);
 
 // How a failed request is tried again, after the AWS SDKs' "standard" retry mode. Retried: connection
 // failures, resets, timeouts other than request_timeout, HTTP 500/502/503/504 (SlowDown included) and 400
