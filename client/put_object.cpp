@@ -239,10 +239,6 @@ Result<PutObjectResult> Client::Impl::put_body(const StreamedPut& put, BodySourc
     plan.headers.push_back({"x-amz-decoded-content-length", std::to_string(*size)});
     if (plan.trailer) {
       plan.headers.push_back({"x-amz-trailer", std::string(header_name(*plan.checksum.algorithm))});
-      if (choice->sdk_checksum_header) {
-        plan.headers.push_back(
-            {"x-amz-sdk-checksum-algorithm", std::string(algorithm_name(*plan.checksum.algorithm))});
-      }
     }
   } else {
     plan.payload_hash = plan.signed_payload && digests.payload_sha256 ? digests.payload_sha256->hex()
@@ -250,11 +246,12 @@ Result<PutObjectResult> Client::Impl::put_body(const StreamedPut& put, BodySourc
     if (header) {
       plan.header_checksum = digests.checksum->base64();
       plan.headers.push_back({std::string(header_name(*plan.checksum.algorithm)), plan.header_checksum});
-      if (choice->sdk_checksum_header) {
-        plan.headers.push_back(
-            {"x-amz-sdk-checksum-algorithm", std::string(algorithm_name(*plan.checksum.algorithm))});
-      }
     }
+  }
+  // Whichever way the checksum travels, the SDKs name its algorithm too, where the provider takes the header.
+  if ((plan.trailer || header) && choice->sdk_checksum_header) {
+    plan.headers.push_back(
+        {"x-amz-sdk-checksum-algorithm", std::string(algorithm_name(*plan.checksum.algorithm))});
   }
   if (content_md5) plan.headers.push_back({"content-md5", digests.content_md5->base64()});
   if (!put.content_type.empty()) plan.headers.push_back({"content-type", put.content_type});
