@@ -24,24 +24,48 @@ CurlHandle::~CurlHandle() {
   if (handle_ != nullptr) curl_easy_cleanup(handle_);
 }
 
-CurlHandle::CurlHandle(CurlHandle&& other) noexcept : handle_(std::exchange(other.handle_, nullptr)) {}
+CurlHandle::CurlHandle(CurlHandle&& other) noexcept
+    : handle_(std::exchange(other.handle_, nullptr)), header_list_(std::move(other.header_list_)) {}
 
 CurlHandle& CurlHandle::operator=(CurlHandle&& other) noexcept {
   if (this != &other) {
     if (handle_ != nullptr) curl_easy_cleanup(handle_);
     handle_ = std::exchange(other.handle_, nullptr);
+    header_list_ = std::move(other.header_list_);
   }
   return *this;
 }
 
-CurlHeaderList::~CurlHeaderList() {
-  curl_slist_free_all(list_);
+void CurlHeaderList::clear() {
+  text_.clear();
+  starts_.clear();
 }
 
-void CurlHeaderList::append(const std::string& line) {
-  curl_slist* grown = curl_slist_append(list_, line.c_str());
-  if (grown == nullptr) throw std::bad_alloc();
-  list_ = grown;
+void CurlHeaderList::add(std::string_view name, std::string_view value) {
+  if (value.empty()) {
+    add_line(name, ";", {});
+  } else {
+    add_line(name, ": ", value);
+  }
+}
+
+void CurlHeaderList::remove(std::string_view name) {
+  add_line(name, ":", {});
+}
+
+void CurlHeaderList::add_line(std::string_view name, std::string_view separator, std::string_view value) {
+  starts_.push_back(text_.size());
+  text_.append(name).append(separator).append(value).push_back('\0');
+}
+
+curl_slist* CurlHeaderList::get() {
+  // Linked only now: text_ may have moved while it grew.
+  nodes_.resize(starts_.size());
+  for (std::size_t i = 0; i < nodes_.size(); ++i) {
+    nodes_[i].data = text_.data() + starts_[i];
+    nodes_[i].next = i + 1 < nodes_.size() ? &nodes_[i + 1] : nullptr;
+  }
+  return nodes_.empty() ? nullptr : nodes_.data();
 }
 
 }  // namespace s3up

@@ -1,15 +1,39 @@
 // client/curl_handle.h: RAII owners of libcurl handles: the easy handle (one per Client, so its connection
-// cache survives between requests) and the header list of one request.
+// cache survives between requests) and the storage its requests' header lists are built in.
 #pragma once
 
 #include <curl/curl.h>
 
+#include <cstddef>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace s3up {
 
 // Calls curl_global_init exactly once per process, before the first easy handle exists.
 void ensure_curl_global_init();
+
+// The header lines of a request as curl's CURLOPT_HTTPHEADER list. The list's nodes and text are ours and
+// kept from one request to the next (curl only reads the list during the transfer), so once they have grown
+// to a request's size no request allocates here; curl_slist_append would allocate twice per line.
+class CurlHeaderList {
+ public:
+  void clear();
+  // "Name: value"; an empty value is sent as "Name;", curl's way to send a header with no value.
+  void add(std::string_view name, std::string_view value);
+  // "Name:": curl leaves out the header it would have added itself.
+  void remove(std::string_view name);
+  // The list over the lines added since clear(); valid until the next clear(), add() or remove().
+  curl_slist* get();
+
+ private:
+  void add_line(std::string_view name, std::string_view separator, std::string_view value);
+
+  std::string text_;                 // the lines, each ended by '\0'
+  std::vector<std::size_t> starts_;  // where each line begins in text_
+  std::vector<curl_slist> nodes_;
+};
 
 class CurlHandle {
  public:
@@ -23,24 +47,12 @@ class CurlHandle {
   CURL* get() const { return handle_; }
   // Clears every option set by the previous request; the connection cache and DNS cache survive.
   void reset() { curl_easy_reset(handle_); }
+  // Where each request builds its header list (see CurlHeaderList); it must outlive the transfer.
+  CurlHeaderList& header_list() { return header_list_; }
 
  private:
   CURL* handle_ = nullptr;
-};
-
-class CurlHeaderList {
- public:
-  CurlHeaderList() = default;
-  ~CurlHeaderList();
-  CurlHeaderList(const CurlHeaderList&) = delete;
-  CurlHeaderList& operator=(const CurlHeaderList&) = delete;
-
-  // "Name: value". "Name:" makes curl drop a header it would add itself; "Name;" sends it empty.
-  void append(const std::string& line);
-  curl_slist* get() const { return list_; }
-
- private:
-  curl_slist* list_ = nullptr;
+  CurlHeaderList header_list_;
 };
 
 }  // namespace s3up

@@ -253,16 +253,15 @@ Result<HttpResponse> perform_exchange(CurlHandle& curl, const TransferSettings& 
   state.response.body.reserve(1024);
   char error_buffer[CURL_ERROR_SIZE] = {};
 
-  CurlHeaderList header_list;
-  for (const auto& header : request.headers) {
-    header_list.append(header.name + (header.value.empty() ? ";" : ": " + header.value));
-  }
-  header_list.append("Authorization: " + request.authorization);
+  CurlHeaderList& header_list = curl.header_list();
+  header_list.clear();
+  for (const auto& header : request.headers) header_list.add(header.name, header.value);
+  header_list.add("Authorization", request.authorization);
   // Expect: 100-continue is turned off: it costs a round trip per PUT (or curl's 1 s wait when a server
   // ignores it), and when a server answers an error early curl stops sending anyway. Accept is curl's own
   // default, unsigned and useless to S3. No Transfer-Encoding: the length is always known.
-  header_list.append("Expect:");
-  header_list.append("Accept:");
+  header_list.remove("Expect");
+  header_list.remove("Accept");
 
   CURLcode status = CURLE_OK;
   auto set = [&status](CURLcode result) {
@@ -325,7 +324,8 @@ Result<HttpResponse> perform_exchange(CurlHandle& curl, const TransferSettings& 
   if (status != CURLE_OK) return curl_error(status, error_buffer);
 
   CURLcode result = curl_easy_perform(handle);
-  // The error buffer and header list live on this frame: curl must not keep pointers to them afterwards.
+  // The error buffer lives on this frame, and the header list is the next request's to rebuild: curl must not
+  // keep pointers to them afterwards.
   curl_easy_setopt(handle, CURLOPT_ERRORBUFFER, nullptr);
   curl_easy_setopt(handle, CURLOPT_HTTPHEADER, nullptr);
 

@@ -25,12 +25,18 @@ SignedOutgoingRequest sign_outgoing_request(std::string method, RequestTarget ta
   }
   for (auto& header : headers) out.headers.push_back(std::move(header));
 
-  sigv4::RequestToSign request{method, target.path, target.query, out.headers, payload_hash};
+  // The request's strings are moved into what is signed and back out again, never copied: a request is
+  // signed on every attempt.
+  sigv4::RequestToSign request{std::move(method), std::move(target.path), std::move(target.query),
+                               std::move(out.headers), std::move(payload_hash)};
   sigv4::SignedRequest signed_request = sigv4::sign_request(request, credentials, out.scope, out.amz_date);
 
-  out.method = std::move(method);
+  out.method = std::move(request.method);
+  target.path = std::move(request.path);
+  target.query = std::move(request.query);
   out.target = std::move(target);
-  out.payload_hash = std::move(payload_hash);
+  out.headers = std::move(request.headers);
+  out.payload_hash = std::move(request.payload_hash);
   out.authorization = std::move(signed_request.authorization);
   out.canonical_request = std::move(signed_request.canonical_request);
   out.seed_signature = signed_request.signature;

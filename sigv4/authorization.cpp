@@ -59,6 +59,8 @@ bool parse_signed_headers(std::string_view list, ParsedAuthorization& out) {
 std::string authorization_header(std::string_view access_key_id, const CredentialScope& scope,
                                  std::string_view signed_headers, const Signature& signature) {
   std::string out;
+  out.reserve(signing_algorithm.size() + access_key_id.size() + signed_headers.size() + signature.size() +
+              128);
   out += signing_algorithm;
   out += " Credential=";
   out += access_key_id;

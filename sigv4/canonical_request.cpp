@@ -1,6 +1,7 @@
 // canonical_request.cpp: the SigV4 canonical request (reference §3.1) with the S3 rules: the path is
 // URI-encoded once and never normalised; query parameters sorted by encoded name, then value; header
-// names lowercased and sorted, values trimmed with inner space runs collapsed.
+// names lowercased and sorted, values trimmed with inner space runs collapsed. Built by appending to one
+// string: a request is signed on every attempt, and copies of its headers would be allocations each time.
 #include <algorithm>
 
 #include "s3up/sigv4.h"
@@ -12,47 +13,84 @@ bool is_space(char c) {
   return c == ' ' || c == '\t';
 }
 
+unsigned char lower(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  return u >= 'A' && u <= 'Z' ? static_cast<unsigned char>(u - 'A' + 'a') : u;
+}
+
 // SigV4 "Trimall": strip leading and trailing whitespace, collapse every inner run to a single space.
-std::string trim_all(std::string_view value) {
-  std::string out;
-  out.reserve(value.size());
+void append_trimmed(std::string& out, std::string_view value) {
+  bool any = false;
   bool pending_space = false;
   for (char c : value) {
     if (is_space(c)) {
-      pending_space = !out.empty();
+      pending_space = any;
       continue;
     }
     if (pending_space) out.push_back(' ');
     pending_space = false;
+    any = true;
     out.push_back(c);
   }
-  return out;
 }
 
-struct CanonicalHeader {
-  std::string name;
-  std::string value;
-};
+// The order of the lowercase names, byte by byte as std::string compares them, without making them.
+bool lowercase_less(std::string_view a, std::string_view b) {
+  return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end(),
+                                      [](char x, char y) { return lower(x) < lower(y); });
+}
 
-// Lowercased, trimmed and sorted by name. A header given twice becomes one line with its values joined
-// by ',' in the order given, as SigV4 specifies; stable_sort keeps that order.
-std::vector<CanonicalHeader> canonicalise(const std::vector<Header>& headers) {
-  std::vector<CanonicalHeader> sorted;
+// The headers sorted by lowercase name. A header given twice keeps its values in the order given (SigV4 joins
+// them with ',' on one line): equal names keep their order in `headers`, which is the pointers' order. (So
+// a plain sort is stable here, and needs no buffer as stable_sort does.)
+std::vector<const Header*> sorted_by_name(const std::vector<Header>& headers) {
+  std::vector<const Header*> sorted;
   sorted.reserve(headers.size());
-  for (const auto& header : headers) sorted.push_back({ascii_lowercase(header.name), trim_all(header.value)});
-  std::stable_sort(sorted.begin(), sorted.end(),
-                   [](const CanonicalHeader& a, const CanonicalHeader& b) { return a.name < b.name; });
-  std::vector<CanonicalHeader> merged;
-  merged.reserve(sorted.size());
-  for (auto& header : sorted) {
-    if (!merged.empty() && merged.back().name == header.name) {
-      merged.back().value += ',';
-      merged.back().value += header.value;
-    } else {
-      merged.push_back(std::move(header));
+  for (const auto& header : headers) sorted.push_back(&header);
+  std::sort(sorted.begin(), sorted.end(), [](const Header* a, const Header* b) {
+    if (lowercase_less(a->name, b->name)) return true;
+    return !lowercase_less(b->name, a->name) && a < b;
+  });
+  return sorted;
+}
+
+// Appends the canonical headers ("name:value\n" each, a repeated name once) to `canonical` and the signed
+// headers ("name;name") to `signed_list`, from the sorted headers; either may be null.
+void append_headers(const std::vector<const Header*>& sorted, std::string* canonical,
+                    std::string* signed_list) {
+  for (std::size_t i = 0; i < sorted.size();) {
+    const std::string_view name = sorted[i]->name;
+    std::size_t end = i + 1;
+    while (end < sorted.size() && ascii_iequals(sorted[end]->name, name)) ++end;
+    if (signed_list != nullptr) {
+      if (i > 0) signed_list->push_back(';');
+      for (char c : name) signed_list->push_back(static_cast<char>(lower(c)));
     }
+    if (canonical != nullptr) {
+      for (char c : name) canonical->push_back(static_cast<char>(lower(c)));
+      canonical->push_back(':');
+      for (std::size_t k = i; k < end; ++k) {
+        if (k > i) canonical->push_back(',');
+        append_trimmed(*canonical, sorted[k]->value);
+      }
+      canonical->push_back('\n');
+    }
+    i = end;
   }
-  return merged;
+}
+
+void append_canonical_query_string(std::string& out, const std::vector<QueryParameter>& query) {
+  std::vector<std::pair<std::string, std::string>> encoded;
+  encoded.reserve(query.size());
+  for (const auto& parameter : query)
+    encoded.emplace_back(uri_encode(parameter.name, true), uri_encode(parameter.value, true));
+  std::sort(encoded.begin(), encoded.end());
+  for (std::size_t i = 0; i < encoded.size(); ++i) {
+    if (i > 0) out += '&';
+    out += encoded[i].first;
+    out += '=';  // "?uploads" signs as "uploads="
+    out += encoded[i].second;
+  }
 }
 
 }  // namespace
@@ -63,52 +101,48 @@ std::string canonical_uri(std::string_view path) {
 }
 
 std::string canonical_query_string(const std::vector<QueryParameter>& query) {
-  std::vector<std::pair<std::string, std::string>> encoded;
-  encoded.reserve(query.size());
-  for (const auto& parameter : query)
-    encoded.emplace_back(uri_encode(parameter.name, true), uri_encode(parameter.value, true));
-  std::sort(encoded.begin(), encoded.end());
   std::string out;
-  for (const auto& [name, value] : encoded) {
-    if (!out.empty()) out += '&';
-    out += name;
-    out += '=';  // "?uploads" signs as "uploads="
-    out += value;
-  }
+  append_canonical_query_string(out, query);
   return out;
 }
 
 std::string canonical_headers(const std::vector<Header>& headers) {
   std::string out;
-  for (const auto& header : canonicalise(headers)) {
-    out += header.name;
-    out += ':';
-    out += header.value;
-    out += '\n';
-  }
+  append_headers(sorted_by_name(headers), &out, nullptr);
   return out;
 }
 
 std::string signed_headers(const std::vector<Header>& headers) {
   std::string out;
-  for (const auto& header : canonicalise(headers)) {
-    if (!out.empty()) out += ';';
-    out += header.name;
-  }
+  std::size_t capacity = 0;
+  for (const auto& header : headers) capacity += header.name.size() + 1;
+  out.reserve(capacity);
+  append_headers(sorted_by_name(headers), nullptr, &out);
   return out;
 }
 
 std::string canonical_request(const RequestToSign& request) {
+  // Room for the worst case (every path and query byte %-encoded), so the string is allocated once.
+  std::size_t capacity = request.method.size() + 3 * request.path.size() + request.payload_hash.size() + 8;
+  for (const auto& parameter : request.query)
+    capacity += 3 * (parameter.name.size() + parameter.value.size()) + 2;
+  for (const auto& header : request.headers) capacity += 2 * header.name.size() + header.value.size() + 3;
   std::string out;
+  out.reserve(capacity);
   out += request.method;
   out += '\n';
-  out += canonical_uri(request.path);
+  if (request.path.empty()) {
+    out += '/';
+  } else {
+    append_uri_encoded(out, request.path, false);
+  }
   out += '\n';
-  out += canonical_query_string(request.query);
+  append_canonical_query_string(out, request.query);
   out += '\n';
-  out += canonical_headers(request.headers);  // already ends with '\n': the blank line follows
+  const std::vector<const Header*> sorted = sorted_by_name(request.headers);
+  append_headers(sorted, &out, nullptr);  // ends with '\n': the blank line follows
   out += '\n';
-  out += signed_headers(request.headers);
+  append_headers(sorted, nullptr, &out);
   out += '\n';
   out += request.payload_hash;
   return out;

@@ -19,12 +19,17 @@ std::array<std::byte, 32> hmac(std::span<const std::byte> key, std::string_view 
 }  // namespace
 
 std::string CredentialScope::to_string() const {
-  return date + "/" + region + "/" + service + "/aws4_request";
+  constexpr std::string_view terminator = "/aws4_request";
+  std::string out;
+  out.reserve(date.size() + region.size() + service.size() + 2 + terminator.size());
+  out.append(date).append("/").append(region).append("/").append(service).append(terminator);
+  return out;
 }
 
 std::string string_to_sign(std::string_view amz_date, const CredentialScope& scope,
                            std::string_view canonical_request) {
   std::string out;
+  out.reserve(signing_algorithm.size() + amz_date.size() + 64 + 128);  // 64: the hex SHA-256; 128: the scope
   out += signing_algorithm;
   out += '\n';
   out += amz_date;

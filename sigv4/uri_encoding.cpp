@@ -24,6 +24,11 @@ constexpr int hex_value(char c) {
 std::string uri_encode(std::string_view text, bool encode_slash) {
   std::string out;
   out.reserve(text.size() * 3);
+  append_uri_encoded(out, text, encode_slash);
+  return out;
+}
+
+void append_uri_encoded(std::string& out, std::string_view text, bool encode_slash) {
   for (char ch : text) {
     const auto c = static_cast<unsigned char>(ch);
     if (is_unreserved(c) || (c == '/' && !encode_slash)) {
@@ -34,7 +39,6 @@ std::string uri_encode(std::string_view text, bool encode_slash) {
       out.push_back(upper_hex[c & 15]);
     }
   }
-  return out;
 }
 
 std::optional<std::string> uri_decode(std::string_view text) {

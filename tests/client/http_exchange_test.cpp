@@ -98,3 +98,49 @@ TEST_CASE("an answer without a readable status line is a protocol error, never a
   CHECK(result.error().kind == Error::Kind::protocol);
   CHECK(result.error().code == "InvalidStatusLine");
 }
+
+TEST_CASE("a reused handle sends each request's own header lines, none left from the one before",
+          "[client][exchange]") {
+  // The header list's storage is kept in the handle between requests; a shorter second list must not carry
+  // the first one's extra lines, and an empty value goes out as a header with no value.
+  test::ScriptedHttpServer server({{test::http_reply("200 OK")}, {test::http_reply("200 OK")}});
+  CurlHandle curl;
+  TransferSettings settings;
+  settings.request_timeout = std::chrono::milliseconds(60000);
+  SignedOutgoingRequest first;
+  first.method = "PUT";
+  first.target.url = server.url() + "/bucket/first";
+  first.headers = {{"x-amz-meta-one", "1"},
+                   {"x-amz-meta-two", "a longer value, to grow the storage"},
+                   {"x-amz-meta-empty", ""}};
+  first.authorization = "first-authorization";
+  LyingEncoder body(10, 10);
+  auto first_result = perform_exchange(curl, settings, first, &body, nullptr);
+  if (!first_result) FAIL(first_result.error().to_string());
+  SignedOutgoingRequest second;
+  second.method = "GET";
+  second.target.url = server.url() + "/bucket/second";
+  second.headers = {{"x-amz-meta-three", "3"}};
+  second.authorization = "second-authorization";
+  auto second_result = perform_exchange(curl, settings, second, nullptr, nullptr);
+  if (!second_result) FAIL(second_result.error().to_string());
+
+  auto requests = server.requests();
+  REQUIRE(requests.size() == 2);
+  const std::string& head1 = requests[0].head;
+  CHECK(head1.find("\r\nx-amz-meta-one: 1\r\n") != std::string::npos);
+  CHECK(head1.find("\r\nx-amz-meta-two: a longer value, to grow the storage\r\n") != std::string::npos);
+  CHECK(head1.find("\r\nx-amz-meta-empty:\r\n") != std::string::npos);
+  CHECK(head1.find("\r\nAuthorization: first-authorization\r\n") != std::string::npos);
+  CHECK(head1.find("Accept") == std::string::npos);
+  const std::string& head2 = requests[1].head;
+  CHECK(head2.starts_with("GET /bucket/second HTTP/1.1\r\n"));
+  CHECK(head2.find("\r\nx-amz-meta-three: 3\r\n") != std::string::npos);
+  CHECK(head2.find("\r\nAuthorization: second-authorization\r\n") != std::string::npos);
+  CHECK(head2.find("x-amz-meta-one") == std::string::npos);
+  CHECK(head2.find("x-amz-meta-two") == std::string::npos);
+  CHECK(head2.find("x-amz-meta-empty") == std::string::npos);
+  CHECK(head2.find("first-authorization") == std::string::npos);
+  CHECK(head2.find("Expect") == std::string::npos);
+  CHECK(head2.find("Accept") == std::string::npos);
+}

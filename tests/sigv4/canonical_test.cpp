@@ -63,9 +63,13 @@ TEST_CASE("canonical_headers lowercases, sorts, trims and collapses") {
 }
 
 TEST_CASE("a header given twice is one canonical line, values in the order given") {
-  const std::vector<sigv4::Header> headers = {{"X-Amz-Meta-A", "1"}, {"host", "h"}, {"x-amz-meta-a", " 2 "}};
-  CHECK(sigv4::canonical_headers(headers) == "host:h\nx-amz-meta-a:1,2\n");
-  CHECK(sigv4::signed_headers(headers) == "host;x-amz-meta-a");
+  const std::vector<sigv4::Header> headers = {{"X-Amz-Meta-A", "1"},
+                                              {"x-amz-meta-z", "z"},
+                                              {"host", "h"},
+                                              {"x-amz-meta-a", " 2 "},
+                                              {"X-AMZ-META-A", "3"}};
+  CHECK(sigv4::canonical_headers(headers) == "host:h\nx-amz-meta-a:1,2,3\nx-amz-meta-z:z\n");
+  CHECK(sigv4::signed_headers(headers) == "host;x-amz-meta-a;x-amz-meta-z");
 }
 
 TEST_CASE("canonical_request layout: six lines, blank line after the headers, no final LF") {

@@ -76,6 +76,7 @@ struct CredentialScope {
 // RFC 3986 unreserved characters stay; every other byte becomes %XX (uppercase hex). '/' stays unless
 // encode_slash (query names and values encode it).
 std::string uri_encode(std::string_view text, bool encode_slash);
+void append_uri_encoded(std::string& out, std::string_view text, bool encode_slash);
 // Decodes %XX; nullopt on a malformed escape. Used by the server to recover the raw path and query.
 std::optional<std::string> uri_decode(std::string_view text);
 
