@@ -39,6 +39,7 @@
 #include "s3up/checksum.h"
 #include "s3up/client.h"
 #include "s3up/mock_server.h"
+#include "s3up/transfer.h"
 #include "server_process.h"
 
 namespace {
@@ -581,12 +582,30 @@ int main(int argc, char** argv) {
         t.seconds.push_back(run_timed(t, "object-" + std::to_string(run)));
       }
     for (Timed& t : timed) t.median = s3up::bench::median(t.seconds);
-    auto raw_median = [&](const Timed& t) {
+    auto raw_row = [&](const Timed& t) -> const Timed& {
       for (const Timed& r : timed)
         if (r.sender == Sender::raw_curl &&
             r.target == (t.scheme() == "https" ? Target::https : Target::http))
-          return r.median;
-      return 0.0;
+          return r;
+      throw std::logic_error("no raw PUT row for " + t.name);
+    };
+    auto raw_median = [&](const Timed& t) { return raw_row(t).median; };
+    // Run by run: the raw PUT's time over this row's in the same round (seconds apart, so the VM's drift
+    // cancels), their median, and in how many rounds this row was at least as fast.
+    struct Paired {
+      double median = 0;
+      int at_least_as_fast = 0;
+    };
+    auto paired = [&](const Timed& t) {
+      const Timed& raw = raw_row(t);
+      std::vector<double> ratios;
+      Paired out;
+      for (std::size_t i = 0; i < t.seconds.size() && i < raw.seconds.size(); ++i) {
+        ratios.push_back(raw.seconds[i] / t.seconds[i]);
+        if (ratios.back() >= 1.0) ++out.at_least_as_fast;
+      }
+      out.median = s3up::bench::median(ratios);
+      return out;
     };
     // The `curl -T` process, for the rows that are processes too (HTTP only); 0 when curl is absent.
     auto curl_cli_median = [&](const Timed& t) {
@@ -717,24 +736,29 @@ int main(int argc, char** argv) {
         "server (> 1: faster than raw). `s3up cp` and `curl -T` rows time the whole process (spawn, exec,\n"
         "start-up, exit); / curl -T = the `curl -T` process's time / this time (HTTP). one PUT =\n"
         "--multipart-threshold 5GiB, multipart = cp's defaults (8 MiB parts, 4 in flight); auto = header\n"
-        "after a pre-read (a custom HTTP endpoint).\n");
-    std::printf("%-52s %-6s %9s %9s %7s %10s   %s\n", "case", "scheme", "median s", "MB/s", "ratio",
-                "/ curl -T", "runs (s)");
+        "after a pre-read (a custom HTTP endpoint). paired = the median over rounds of raw PUT time / this\n"
+        "time within one round, and the rounds in which this row was at least as fast.\n");
+    std::printf("%-52s %-6s %9s %9s %7s %10s %10s   %s\n", "case", "scheme", "median s", "MB/s", "ratio",
+                "paired", "/ curl -T", "runs (s)");
     for (const Timed& t : timed) {
       char over_cli[16] = "-";
       if (curl_cli_median(t) > 0)
         std::snprintf(over_cli, sizeof over_cli, "%.2f", curl_cli_median(t) / t.median);
-      std::printf("%-52s %-6s %9.3f %9.1f %7.2f %10s   %s\n", t.name.c_str(), t.scheme().c_str(), t.median,
-                  mb_per_s(object_size, t.median), raw_median(t) / t.median, over_cli,
+      const Paired p = paired(t);
+      char paired_text[32];
+      std::snprintf(paired_text, sizeof paired_text, "%.2f %d/%zu", p.median, p.at_least_as_fast,
+                    t.seconds.size());
+      std::printf("%-52s %-6s %9.3f %9.1f %7.2f %10s %10s   %s\n", t.name.c_str(), t.scheme().c_str(),
+                  t.median, mb_per_s(object_size, t.median), raw_median(t) / t.median, paired_text, over_cli,
                   runs_text(t.seconds).c_str());
     }
     std::printf(
-        "[1] on a server of its own, each timed run right after an untimed one: the mock server keeps\n"
-        "only 8 freed mappings for reuse, so 120 of the 128 part buffers are new memory on every upload, "
-        "and\n"
-        "on this VM memory freed for more than a few seconds goes back to the hypervisor (free page\n"
-        "reporting) and is slow to touch again; they would also evict the 1 GiB mapping the single-PUT\n"
-        "cases reuse.\n");
+        "[1] on a server of its own, each timed run right after an untimed one whose deleted parts the\n"
+        "server keeps for reuse (up to 256 mappings), so the parts land in memory already faulted in, as\n"
+        "the single PUTs' objects do: on this VM fresh memory is slow to touch (the kernel clears every\n"
+        "page, and memory freed for more than a few seconds goes back to the hypervisor). A server of its\n"
+        "own so that the parts and the single PUTs' 1 GiB mapping do not evict each other from the pool's\n"
+        "2 GiB budget.\n");
 
     std::printf(
         "\ncurl's upload buffer (ClientConfig::upload_buffer_size): s3up put_object, CRC32 trailer, HTTP;\n"
@@ -779,6 +803,23 @@ int main(int argc, char** argv) {
                   static_cast<unsigned long long>(c.allocations),
                   static_cast<unsigned long long>(c.allocated_bytes));
     }
+    // What a multipart upload's count grows by: the parts between the two sizes (cp's default part size).
+    for (const std::string location : {"trailer", "auto"}) {
+      const CliRun* small = nullptr;
+      const CliRun* large = nullptr;
+      for (const CliRun& c : cli) {
+        if (!c.multipart || c.location != location) continue;
+        if (small == nullptr || c.bytes < small->bytes) small = &c;
+        if (large == nullptr || c.bytes > large->bytes) large = &c;
+      }
+      if (small == nullptr || small == large) continue;
+      const std::uint64_t added_parts = (large->bytes - small->bytes) / s3up::default_part_size;
+      const double added = static_cast<double>(large->allocations) - static_cast<double>(small->allocations);
+      std::printf("multipart %s: %.1f allocations per part (%.0f more for %llu more parts of %s)\n",
+                  location.c_str(), added / static_cast<double>(added_parts), added,
+                  static_cast<unsigned long long>(added_parts),
+                  s3up::bench::size_text(s3up::default_part_size).c_str());
+    }
     if (curl_cli_rss_kib > 0)
       std::printf("the `curl -T` process, 1 GiB page-cached file, no checksum: ru_maxrss %ld KiB\n",
                   curl_cli_rss_kib);
@@ -814,6 +855,7 @@ int main(int argc, char** argv) {
       out << "  ],\n  \"end_to_end\": [\n";
       for (std::size_t i = 0; i < timed.size(); ++i) {
         const Timed& t = timed[i];
+        const Paired p = paired(t);
         out << "    {\"name\": " << json_string(t.name) << ", \"scheme\": " << json_string(t.scheme())
             << ", \"sender\": " << json_string(sender_name(t.sender))
             << ", \"location\": " << json_string(t.location)
@@ -826,7 +868,8 @@ int main(int argc, char** argv) {
             << ", \"median_seconds\": " << json_number(t.median)
             << ", \"mb_per_s\": " << json_number(mb_per_s(object_size, t.median))
             << ", \"raw_over_this\": " << json_number(raw_median(t) / t.median)
-            << ", \"curl_cli_over_this\": "
+            << ", \"paired_raw_over_this\": " << json_number(p.median)
+            << ", \"rounds_at_least_as_fast_as_raw\": " << p.at_least_as_fast << ", \"curl_cli_over_this\": "
             << (curl_cli_median(t) > 0 ? json_number(curl_cli_median(t) / t.median) : "null")
             << ", \"seconds\": " << seconds_json(t.seconds) << "}" << (i + 1 < timed.size() ? "," : "")
             << "\n";

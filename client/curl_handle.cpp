@@ -5,6 +5,8 @@
 #include <new>
 #include <utility>
 
+#include "s3up/checksum.h"  // trim_http_whitespace
+
 namespace s3up {
 
 void ensure_curl_global_init() {
@@ -42,7 +44,7 @@ void CurlHeaderList::clear() {
 }
 
 void CurlHeaderList::add(std::string_view name, std::string_view value) {
-  if (value.empty()) {
+  if (trim_http_whitespace(value).empty()) {
     add_line(name, ";", {});
   } else {
     add_line(name, ": ", value);

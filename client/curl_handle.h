@@ -20,11 +20,13 @@ void ensure_curl_global_init();
 class CurlHeaderList {
  public:
   void clear();
-  // "Name: value"; an empty value is sent as "Name;", curl's way to send a header with no value.
+  // "Name: value". A value that is empty or only whitespace goes as "Name;", curl's way to send a header with
+  // no value: curl would leave out "Name:   " altogether, while SigV4 signs it as "name:".
   void add(std::string_view name, std::string_view value);
   // "Name:": curl leaves out the header it would have added itself.
   void remove(std::string_view name);
-  // The list over the lines added since clear(); valid until the next clear(), add() or remove().
+  // The list over the lines added since clear(); valid until the next clear(), add() or remove(), or until
+  // the list moves.
   curl_slist* get();
 
  private:

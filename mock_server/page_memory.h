@@ -43,7 +43,9 @@ class PagePool {
   void give(PageMemory pages) noexcept;
 
  private:
-  static constexpr std::size_t max_kept = 8;
+  // Enough for the parts of a 2 GiB multipart upload in 8 MiB parts: a deleted multipart object's parts come
+  // back faulted in for the next one, as a single large object's mapping does.
+  static constexpr std::size_t max_kept = 256;
 
   std::mutex mutex_;
   std::array<PageMemory, max_kept> kept_;  // [0, count_), oldest first

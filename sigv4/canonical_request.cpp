@@ -40,9 +40,7 @@ bool lowercase_less(std::string_view a, std::string_view b) {
                                       [](char x, char y) { return lower(x) < lower(y); });
 }
 
-// The headers sorted by lowercase name. A header given twice keeps its values in the order given (SigV4 joins
-// them with ',' on one line): equal names keep their order in `headers`, which is the pointers' order. (So
-// a plain sort is stable here, and needs no buffer as stable_sort does.)
+// Sorted by lowercase name; ties by position keep a repeated header's values in the order given.
 std::vector<const Header*> sorted_by_name(const std::vector<Header>& headers) {
   std::vector<const Header*> sorted;
   sorted.reserve(headers.size());
@@ -54,28 +52,46 @@ std::vector<const Header*> sorted_by_name(const std::vector<Header>& headers) {
   return sorted;
 }
 
-// Appends the canonical headers ("name:value\n" each, a repeated name once) to `canonical` and the signed
-// headers ("name;name") to `signed_list`, from the sorted headers; either may be null.
-void append_headers(const std::vector<const Header*>& sorted, std::string* canonical,
-                    std::string* signed_list) {
-  for (std::size_t i = 0; i < sorted.size();) {
-    const std::string_view name = sorted[i]->name;
-    std::size_t end = i + 1;
-    while (end < sorted.size() && ascii_iequals(sorted[end]->name, name)) ++end;
-    if (signed_list != nullptr) {
-      if (i > 0) signed_list->push_back(';');
-      for (char c : name) signed_list->push_back(static_cast<char>(lower(c)));
+void append_lowercase(std::string& out, std::string_view text) {
+  for (char c : text) out.push_back(static_cast<char>(lower(c)));
+}
+
+// The end of the run of headers from `at` that share its name, in any case.
+std::size_t same_name_end(const std::vector<const Header*>& sorted, std::size_t at) {
+  std::size_t end = at + 1;
+  while (end < sorted.size() && ascii_iequals(sorted[end]->name, sorted[at]->name)) ++end;
+  return end;
+}
+
+// "name:value\n" for each name, a repeated name once with its values joined by ','.
+void append_canonical_headers(std::string& out, const std::vector<const Header*>& sorted) {
+  for (std::size_t at = 0; at < sorted.size();) {
+    const std::size_t end = same_name_end(sorted, at);
+    append_lowercase(out, sorted[at]->name);
+    out.push_back(':');
+    for (std::size_t k = at; k < end; ++k) {
+      if (k > at) out.push_back(',');
+      append_trimmed(out, sorted[k]->value);
     }
-    if (canonical != nullptr) {
-      for (char c : name) canonical->push_back(static_cast<char>(lower(c)));
-      canonical->push_back(':');
-      for (std::size_t k = i; k < end; ++k) {
-        if (k > i) canonical->push_back(',');
-        append_trimmed(*canonical, sorted[k]->value);
-      }
-      canonical->push_back('\n');
-    }
-    i = end;
+    out.push_back('\n');
+    at = end;
+  }
+}
+
+// "name;name": each name once.
+void append_signed_headers(std::string& out, const std::vector<const Header*>& sorted) {
+  const std::size_t start = out.size();
+  for (std::size_t at = 0; at < sorted.size(); at = same_name_end(sorted, at)) {
+    if (out.size() > start) out.push_back(';');
+    append_lowercase(out, sorted[at]->name);
+  }
+}
+
+void append_canonical_uri(std::string& out, std::string_view path) {
+  if (path.empty()) {
+    out.push_back('/');
+  } else {
+    append_uri_encoded(out, path, false);
   }
 }
 
@@ -96,8 +112,10 @@ void append_canonical_query_string(std::string& out, const std::vector<QueryPara
 }  // namespace
 
 std::string canonical_uri(std::string_view path) {
-  if (path.empty()) return "/";
-  return uri_encode(path, false);
+  std::string out;
+  out.reserve(3 * path.size() + 1);
+  append_canonical_uri(out, path);
+  return out;
 }
 
 std::string canonical_query_string(const std::vector<QueryParameter>& query) {
@@ -108,7 +126,7 @@ std::string canonical_query_string(const std::vector<QueryParameter>& query) {
 
 std::string canonical_headers(const std::vector<Header>& headers) {
   std::string out;
-  append_headers(sorted_by_name(headers), &out, nullptr);
+  append_canonical_headers(out, sorted_by_name(headers));
   return out;
 }
 
@@ -117,7 +135,7 @@ std::string signed_headers(const std::vector<Header>& headers) {
   std::size_t capacity = 0;
   for (const auto& header : headers) capacity += header.name.size() + 1;
   out.reserve(capacity);
-  append_headers(sorted_by_name(headers), nullptr, &out);
+  append_signed_headers(out, sorted_by_name(headers));
   return out;
 }
 
@@ -131,18 +149,14 @@ std::string canonical_request(const RequestToSign& request) {
   out.reserve(capacity);
   out += request.method;
   out += '\n';
-  if (request.path.empty()) {
-    out += '/';
-  } else {
-    append_uri_encoded(out, request.path, false);
-  }
+  append_canonical_uri(out, request.path);
   out += '\n';
   append_canonical_query_string(out, request.query);
   out += '\n';
   const std::vector<const Header*> sorted = sorted_by_name(request.headers);
-  append_headers(sorted, &out, nullptr);  // ends with '\n': the blank line follows
+  append_canonical_headers(out, sorted);  // ends with '\n': the blank line follows
   out += '\n';
-  append_headers(sorted, nullptr, &out);
+  append_signed_headers(out, sorted);
   out += '\n';
   out += request.payload_hash;
   return out;

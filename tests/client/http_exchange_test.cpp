@@ -102,7 +102,7 @@ TEST_CASE("an answer without a readable status line is a protocol error, never a
 TEST_CASE("a reused handle sends each request's own header lines, none left from the one before",
           "[client][exchange]") {
   // The header list's storage is kept in the handle between requests; a shorter second list must not carry
-  // the first one's extra lines, and an empty value goes out as a header with no value.
+  // the first one's extra lines, and an empty or blank value goes out as a header with no value.
   test::ScriptedHttpServer server({{test::http_reply("200 OK")}, {test::http_reply("200 OK")}});
   CurlHandle curl;
   TransferSettings settings;
@@ -112,7 +112,8 @@ TEST_CASE("a reused handle sends each request's own header lines, none left from
   first.target.url = server.url() + "/bucket/first";
   first.headers = {{"x-amz-meta-one", "1"},
                    {"x-amz-meta-two", "a longer value, to grow the storage"},
-                   {"x-amz-meta-empty", ""}};
+                   {"x-amz-meta-empty", ""},
+                   {"x-amz-meta-blank", " \t "}};
   first.authorization = "first-authorization";
   LyingEncoder body(10, 10);
   auto first_result = perform_exchange(curl, settings, first, &body, nullptr);
@@ -131,6 +132,8 @@ TEST_CASE("a reused handle sends each request's own header lines, none left from
   CHECK(head1.find("\r\nx-amz-meta-one: 1\r\n") != std::string::npos);
   CHECK(head1.find("\r\nx-amz-meta-two: a longer value, to grow the storage\r\n") != std::string::npos);
   CHECK(head1.find("\r\nx-amz-meta-empty:\r\n") != std::string::npos);
+  // Only whitespace: sent with no value, as SigV4 signs it ("name:"); curl would drop "Name: \t " entirely.
+  CHECK(head1.find("\r\nx-amz-meta-blank:\r\n") != std::string::npos);
   CHECK(head1.find("\r\nAuthorization: first-authorization\r\n") != std::string::npos);
   CHECK(head1.find("Accept") == std::string::npos);
   const std::string& head2 = requests[1].head;
@@ -140,6 +143,7 @@ TEST_CASE("a reused handle sends each request's own header lines, none left from
   CHECK(head2.find("x-amz-meta-one") == std::string::npos);
   CHECK(head2.find("x-amz-meta-two") == std::string::npos);
   CHECK(head2.find("x-amz-meta-empty") == std::string::npos);
+  CHECK(head2.find("x-amz-meta-blank") == std::string::npos);
   CHECK(head2.find("first-authorization") == std::string::npos);
   CHECK(head2.find("Expect") == std::string::npos);
   CHECK(head2.find("Accept") == std::string::npos);
