@@ -219,12 +219,19 @@ struct BufferRun {
   double cpu_median = 0;
 };
 
-double thread_cpu_seconds() {
+// User + system CPU seconds of this thread (RUSAGE_THREAD) or of the whole process (RUSAGE_SELF).
+double cpu_seconds(int who) {
   rusage usage{};
-  getrusage(RUSAGE_THREAD, &usage);
+  getrusage(who, &usage);
   return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
          static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
 }
+
+// One size of the parts' upload buffer in the multipart sweep, for one checksum location.
+struct PartBufferRun {
+  std::string location;  // "trailer" or "header"
+  BufferRun run;         // cpu_seconds: the whole process's (every part thread)
+};
 
 struct Scaling {
   std::uint64_t bytes = 0;
@@ -626,15 +633,15 @@ int main(int argc, char** argv) {
     std::vector<BufferRun> buffers;
     for (std::size_t size : buffer_sizes) buffers.push_back({size, {}, {}, 0, 0});
     auto run_buffer = [&](BufferRun& b, const std::string& key, bool timed_run) {
-      const double cpu_start = thread_cpu_seconds();
+      const double cpu_start = cpu_seconds(RUSAGE_THREAD);
       const auto start = Clock::now();
       s3up_put(http.url(), s3up::ChecksumLocation::trailer, "", data_file, key, b.upload_buffer_size);
       const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-      const double cpu_seconds = thread_cpu_seconds() - cpu_start;
+      const double cpu = cpu_seconds(RUSAGE_THREAD) - cpu_start;
       delete_object(http.url(), "", key);
       if (!timed_run) return;
       b.seconds.push_back(seconds);
-      b.cpu_seconds.push_back(cpu_seconds);
+      b.cpu_seconds.push_back(cpu);
     };
     for (BufferRun& b : buffers) run_buffer(b, "buffer-warm-up", false);
     for (int run = 0; run < options.runs; ++run)
@@ -642,6 +649,47 @@ int main(int argc, char** argv) {
     for (BufferRun& b : buffers) {
       b.median = s3up::bench::median(b.seconds);
       b.cpu_median = s3up::bench::median(b.cpu_seconds);
+    }
+
+    // ---- the parts' upload buffer (UploadOptions::part_upload_buffer_size): upload() of the file at `cp`'s
+    // defaults (8 MiB parts, 4 in flight) in this process, in both locations `cp` uses over HTTP, on the
+    // multipart server; interleaved, each timed run right after an untimed one (see [1]).
+    std::vector<std::size_t> part_buffer_sizes = {64 * 1024, 128 * 1024, 256 * 1024, 1024 * 1024};
+    if (std::find(part_buffer_sizes.begin(), part_buffer_sizes.end(),
+                  s3up::default_part_upload_buffer_size) == part_buffer_sizes.end())
+      part_buffer_sizes.insert(std::upper_bound(part_buffer_sizes.begin(), part_buffer_sizes.end(),
+                                                s3up::default_part_upload_buffer_size),
+                               s3up::default_part_upload_buffer_size);
+    std::vector<PartBufferRun> part_buffers;
+    for (const std::string location : {"trailer", "header"})
+      for (std::size_t size : part_buffer_sizes) part_buffers.push_back({location, {size, {}, {}, 0, 0}});
+    auto run_part_buffer = [&](PartBufferRun& p, const std::string& key, bool timed_run) {
+      s3up::UploadOptions upload_options;
+      upload_options.part_upload_buffer_size = p.run.upload_buffer_size;
+      const s3up::ClientConfig config =
+          client_config(http_multipart.url(), *s3up::parse_checksum_location(p.location), "");
+      s3up::FileSource source(data_file);
+      const double cpu_start = cpu_seconds(RUSAGE_SELF);
+      const auto start = Clock::now();
+      auto result = s3up::upload(config, bucket, key, source, upload_options);
+      const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+      const double cpu = cpu_seconds(RUSAGE_SELF) - cpu_start;
+      if (!result) throw std::runtime_error("upload() failed: " + result.error().to_string());
+      if (result->parts == 0) throw std::runtime_error("upload() sent one PutObject, not parts");
+      delete_object(http_multipart.url(), "", key);
+      if (!timed_run) return;
+      p.run.seconds.push_back(seconds);
+      p.run.cpu_seconds.push_back(cpu);
+    };
+    for (PartBufferRun& p : part_buffers) run_part_buffer(p, "part-buffer-warm-up", false);
+    for (int run = 0; run < options.runs; ++run)
+      for (PartBufferRun& p : part_buffers) {
+        run_part_buffer(p, "part-buffer-rewarm", false);
+        run_part_buffer(p, "part-buffer-" + std::to_string(run), true);
+      }
+    for (PartBufferRun& p : part_buffers) {
+      p.run.median = s3up::bench::median(p.run.seconds);
+      p.run.cpu_median = s3up::bench::median(p.run.cpu_seconds);
     }
 
     // ---- scaling: one put_object per fresh process, sizes up to max_gib, from sparse files.
@@ -777,6 +825,26 @@ int main(int argc, char** argv) {
     }
 
     std::printf(
+        "\nthe parts' upload buffer (UploadOptions::part_upload_buffer_size): s3up::upload() at cp's "
+        "defaults\n"
+        "(8 MiB parts, 4 in flight), CRC32, HTTP, in this process; client CPU = the process's user + system\n"
+        "time (every part thread); [1] applies\n");
+    std::printf("%-9s %-20s %9s %9s %14s %11s   %s\n", "location", "part buffer", "median s", "MB/s",
+                "client CPU s", "vs default", "runs (s)");
+    for (const PartBufferRun& p : part_buffers) {
+      const PartBufferRun* default_part = nullptr;
+      for (const PartBufferRun& d : part_buffers)
+        if (d.location == p.location && d.run.upload_buffer_size == s3up::default_part_upload_buffer_size)
+          default_part = &d;
+      const bool is_default = &p == default_part;
+      std::printf(
+          "%-9s %-20s %9.3f %9.1f %14.3f %11.2f   %s\n", p.location.c_str(),
+          (s3up::bench::size_text(p.run.upload_buffer_size) + (is_default ? " (default)" : "")).c_str(),
+          p.run.median, mb_per_s(object_size, p.run.median), p.run.cpu_median,
+          default_part->run.median / p.run.median, runs_text(p.run.seconds).c_str());
+    }
+
+    std::printf(
         "\nscaling: one put_object (CRC32 trailer, HTTP) per fresh client process, sparse source file\n");
     std::printf("%-9s %9s %9s %12s %12s %14s %12s %14s\n", "size", "seconds", "MB/s", "ru_maxrss", "VmHWM",
                 "process", "process", "Client+put");
@@ -884,6 +952,18 @@ int main(int argc, char** argv) {
             << ", \"seconds\": " << seconds_json(b.seconds)
             << ", \"cpu_seconds\": " << seconds_json(b.cpu_seconds) << "}"
             << (i + 1 < buffers.size() ? "," : "") << "\n";
+      }
+      out << "  ],\n  \"part_upload_buffer\": [\n";
+      for (std::size_t i = 0; i < part_buffers.size(); ++i) {
+        const PartBufferRun& p = part_buffers[i];
+        out << "    {\"location\": " << json_string(p.location)
+            << ", \"part_upload_buffer_size\": " << p.run.upload_buffer_size
+            << ", \"median_seconds\": " << json_number(p.run.median)
+            << ", \"mb_per_s\": " << json_number(mb_per_s(object_size, p.run.median))
+            << ", \"process_cpu_median_seconds\": " << json_number(p.run.cpu_median)
+            << ", \"seconds\": " << seconds_json(p.run.seconds)
+            << ", \"cpu_seconds\": " << seconds_json(p.run.cpu_seconds) << "}"
+            << (i + 1 < part_buffers.size() ? "," : "") << "\n";
       }
       out << "  ],\n  \"scaling\": [\n";
       for (std::size_t i = 0; i < scaling.size(); ++i)

@@ -28,7 +28,7 @@ inline constexpr std::uint64_t default_part_size = 8ULL << 20;
 inline constexpr std::uint64_t min_part_size = 5ULL << 20;  // S3's minimum for every part but the last
 inline constexpr int max_part_count = 10'000;
 inline constexpr int default_concurrency = 4;
-inline constexpr std::size_t default_part_upload_buffer_size = 64 * 1024;
+inline constexpr std::size_t default_part_upload_buffer_size = 128 * 1024;
 
 struct UploadProgress {
   std::uint64_t bytes_sent = 0;                // object bytes confirmed or in flight; never goes backwards
@@ -45,8 +45,9 @@ struct UploadOptions {
   std::uint64_t part_size_floor = min_part_size;
   int concurrency = default_concurrency;  // parts in flight at once, >= 1
   // curl's upload buffer of each part in flight, in place of ClientConfig::upload_buffer_size (which a
-  // single PutObject uses): concurrency of them are held at once. 64 KiB, curl's default: with 4 in flight
-  // the parts ran as fast as with 256 KiB, and `s3up cp` stays under 16 MB. Within curl's 16 KiB to 2 MiB.
+  // single PutObject uses): concurrency of them are held at once. 128 KiB: with 4 in flight it takes ~10% off
+  // the time and CPU of curl's 64 KiB, 256 KiB little more, and `s3up cp` stays under 16 MB (put_bench's
+  // part-buffer sweep). Within curl's 16 KiB to 2 MiB.
   std::size_t part_upload_buffer_size = default_part_upload_buffer_size;
   // Checksum algorithm, location, payload signing and content type of the PutObject or of every part.
   PutObjectOptions put{};
