@@ -813,16 +813,18 @@ int main(int argc, char** argv) {
         "client CPU = this thread's user + system time (curl, the encoder, and the loopback send path)\n");
     std::printf("%-20s %9s %9s %14s %11s   %s\n", "upload buffer", "median s", "MB/s", "client CPU s",
                 "vs default", "runs (s)");
-    const BufferRun* default_buffer = nullptr;
+    // A row of a buffer sweep: the size (marked when it is the default), its times, and its speed against the
+    // default's.
+    auto print_buffer_row = [&](const BufferRun& b, const BufferRun& default_run) {
+      std::printf(
+          "%-20s %9.3f %9.1f %14.3f %11.2f   %s\n",
+          (s3up::bench::size_text(b.upload_buffer_size) + (&b == &default_run ? " (default)" : "")).c_str(),
+          b.median, mb_per_s(object_size, b.median), b.cpu_median, default_run.median / b.median,
+          runs_text(b.seconds).c_str());
+    };
     for (const BufferRun& b : buffers)
-      if (b.upload_buffer_size == s3up::default_upload_buffer_size) default_buffer = &b;
-    for (const BufferRun& b : buffers) {
-      const bool is_default = &b == default_buffer;
-      std::printf("%-20s %9.3f %9.1f %14.3f %11.2f   %s\n",
-                  (s3up::bench::size_text(b.upload_buffer_size) + (is_default ? " (default)" : "")).c_str(),
-                  b.median, mb_per_s(object_size, b.median), b.cpu_median, default_buffer->median / b.median,
-                  runs_text(b.seconds).c_str());
-    }
+      for (const BufferRun& d : buffers)
+        if (d.upload_buffer_size == s3up::default_upload_buffer_size) print_buffer_row(b, d);
 
     std::printf(
         "\nthe parts' upload buffer (UploadOptions::part_upload_buffer_size): s3up::upload() at cp's "
@@ -832,16 +834,12 @@ int main(int argc, char** argv) {
     std::printf("%-9s %-20s %9s %9s %14s %11s   %s\n", "location", "part buffer", "median s", "MB/s",
                 "client CPU s", "vs default", "runs (s)");
     for (const PartBufferRun& p : part_buffers) {
-      const PartBufferRun* default_part = nullptr;
-      for (const PartBufferRun& d : part_buffers)
-        if (d.location == p.location && d.run.upload_buffer_size == s3up::default_part_upload_buffer_size)
-          default_part = &d;
-      const bool is_default = &p == default_part;
-      std::printf(
-          "%-9s %-20s %9.3f %9.1f %14.3f %11.2f   %s\n", p.location.c_str(),
-          (s3up::bench::size_text(p.run.upload_buffer_size) + (is_default ? " (default)" : "")).c_str(),
-          p.run.median, mb_per_s(object_size, p.run.median), p.run.cpu_median,
-          default_part->run.median / p.run.median, runs_text(p.run.seconds).c_str());
+      for (const PartBufferRun& d : part_buffers) {
+        if (d.location != p.location || d.run.upload_buffer_size != s3up::default_part_upload_buffer_size)
+          continue;
+        std::printf("%-9s ", p.location.c_str());
+        print_buffer_row(p.run, d.run);
+      }
     }
 
     std::printf(
