@@ -27,6 +27,12 @@ Error config_error(std::string message) {
 
 }  // namespace
 
+std::optional<std::string> upload_buffer_size_problem(std::string_view option, std::size_t size) {
+  if (size >= min_upload_buffer_size && size <= max_upload_buffer_size) return std::nullopt;
+  return std::string(option) + " " + std::to_string(size) + " is outside curl's range of " +
+         std::to_string(min_upload_buffer_size) + " to " + std::to_string(max_upload_buffer_size) + " bytes";
+}
+
 ResolvedConfig resolve_config(ClientConfig config) {
   ResolvedConfig resolved;
   auto remember = [&resolved](Error error) {
@@ -87,12 +93,8 @@ ResolvedConfig resolve_config(ClientConfig config) {
                           std::to_string(min_chunk_size) + " bytes"));
   }
 
-  if (config.upload_buffer_size < min_upload_buffer_size ||
-      config.upload_buffer_size > max_upload_buffer_size) {
-    remember(config_error("upload_buffer_size " + std::to_string(config.upload_buffer_size) +
-                          " is outside curl's range of " + std::to_string(min_upload_buffer_size) + " to " +
-                          std::to_string(max_upload_buffer_size) + " bytes"));
-  }
+  if (auto problem = upload_buffer_size_problem("upload_buffer_size", config.upload_buffer_size))
+    remember(config_error(std::move(*problem)));
 
   resolved.config = std::move(config);
   return resolved;

@@ -50,12 +50,8 @@ std::optional<Error> Uploader::check_options() const {
   if (options_.concurrency < 1) {
     return invalid("concurrency must be at least 1, not " + std::to_string(options_.concurrency));
   }
-  if (options_.part_upload_buffer_size < min_upload_buffer_size ||
-      options_.part_upload_buffer_size > max_upload_buffer_size) {
-    return invalid("part_upload_buffer_size " + std::to_string(options_.part_upload_buffer_size) +
-                   " is outside curl's range of " + std::to_string(min_upload_buffer_size) + " to " +
-                   std::to_string(max_upload_buffer_size) + " bytes");
-  }
+  if (auto problem = upload_buffer_size_problem("part_upload_buffer_size", options_.part_upload_buffer_size))
+    return invalid(*problem);
   if (auto problem = part_size_problem(options_.part_size, options_.part_size_floor))
     return invalid(*problem);
   // The algorithm CreateMultipartUpload would declare, under the client's provider; its refusal, or a

@@ -211,3 +211,13 @@ TEST_CASE("retry and timeout settings are checked, and AWS_MAX_ATTEMPTS is left 
   config.retry.base_delay = std::chrono::milliseconds(100);
   CHECK(s3up::Client(config).config().retry.max_attempts == 3);
 }
+
+TEST_CASE("upload_buffer_size_problem takes curl's range, ends included, and names the option", "[client]") {
+  // curl's CURLOPT_UPLOAD_BUFFERSIZE accepts 16 KiB to 2 MiB (curl 7.88's documentation).
+  CHECK_FALSE(s3up::upload_buffer_size_problem("upload_buffer_size", 16384));
+  CHECK_FALSE(s3up::upload_buffer_size_problem("upload_buffer_size", 2097152));
+  CHECK(s3up::upload_buffer_size_problem("part_upload_buffer_size", 16383) ==
+        "part_upload_buffer_size 16383 is outside curl's range of 16384 to 2097152 bytes");
+  CHECK(s3up::upload_buffer_size_problem("upload_buffer_size", 2097153) ==
+        "upload_buffer_size 2097153 is outside curl's range of 16384 to 2097152 bytes");
+}

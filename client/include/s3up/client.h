@@ -124,6 +124,8 @@ struct RetryPolicy {
 inline constexpr std::size_t default_upload_buffer_size = 1024 * 1024;
 inline constexpr std::size_t min_upload_buffer_size = 16 * 1024;  // curl's limits (CURLOPT_UPLOAD_BUFFERSIZE)
 inline constexpr std::size_t max_upload_buffer_size = 2 * 1024 * 1024;
+// Why curl would refuse `size` as its upload buffer, naming the option it was given in; nullopt if it fits.
+std::optional<std::string> upload_buffer_size_problem(std::string_view option, std::size_t size);
 
 // Every member of the option structs has an initializer, so designated initializers such as
 // {.endpoint_url = ..., .region = ...} compile warning-free under -Wextra.
