@@ -1,6 +1,9 @@
 // bench/bench_support.h: small helpers the benchmark programs share: the process's memory figures from
-// /proc, medians, a SHA-256 of an output stream through OpenSSL, and number and JSON text formatting.
+// /proc, medians, a SHA-256 of an output stream through OpenSSL, number and JSON text formatting, and the
+// owner of a file descriptor.
 #pragma once
+
+#include <unistd.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -8,6 +11,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace s3up::bench {
@@ -22,6 +26,22 @@ std::uint64_t proc_status_kib(std::string_view field);
 bool reset_peak_rss();
 
 double median(std::vector<double> values);
+
+// Closes its file descriptor (a file or a socket) on destruction; a negative one is held as "none".
+class FileDescriptor {
+ public:
+  explicit FileDescriptor(int fd) : fd_(fd) {}
+  ~FileDescriptor() {
+    if (fd_ >= 0) close(fd_);
+  }
+  FileDescriptor(FileDescriptor&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  FileDescriptor(const FileDescriptor&) = delete;
+  FileDescriptor& operator=(const FileDescriptor&) = delete;
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
 
 // The first three fields of /proc/loadavg: printed with the figures, since other load skews them.
 std::string load_average();

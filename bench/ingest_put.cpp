@@ -16,27 +16,20 @@
 #include <thread>
 #include <vector>
 
+#include "bench_support.h"
+#include "s3up/checksum.h"  // ascii_iequals
 #include "s3up/sigv4.h"
 #include "unsigned_put.h"
 
 namespace s3up::bench {
 namespace {
 
-class Socket {
- public:
-  explicit Socket(int fd) : fd_(fd) {
-    if (fd_ < 0) throw std::runtime_error(std::string("socket: ") + std::strerror(errno));
-  }
-  ~Socket() {
-    if (fd_ >= 0) close(fd_);
-  }
-  Socket(const Socket&) = delete;
-  Socket& operator=(const Socket&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
+// A new TCP socket; throws when the system has none to give.
+FileDescriptor tcp_socket() {
+  FileDescriptor socket(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  if (socket.get() < 0) throw std::runtime_error(std::string("socket: ") + std::strerror(errno));
+  return socket;
+}
 
 sockaddr_in loopback(std::uint16_t port) {
   sockaddr_in address{};
@@ -65,12 +58,8 @@ void send_all(int fd, std::string_view data) {
 std::optional<std::uint64_t> content_length(std::string_view head) {
   constexpr std::string_view name = "\r\ncontent-length:";
   for (std::size_t at = 0; at + name.size() <= head.size(); ++at) {
-    bool same = true;
-    for (std::size_t i = 0; i < name.size() && same; ++i) {
-      const char c = head[at + i];
-      same = (c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c) == name[i];
-    }
-    if (same) return std::strtoull(head.data() + at + name.size(), nullptr, 10);
+    if (ascii_iequals(head.substr(at, name.size()), name))
+      return std::strtoull(head.data() + at + name.size(), nullptr, 10);
   }
   return std::nullopt;
 }
@@ -113,7 +102,7 @@ IngestPutResult ingest_put(const IngestPutTarget& target, int file_fd, std::uint
   head += "Content-Length: " + std::to_string(file_size) + "\r\n";
   head += "Authorization: " + put.authorization + "\r\n\r\n";
 
-  Socket socket(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  const FileDescriptor socket = tcp_socket();
   const sockaddr_in address = loopback(target.port);
   if (connect(socket.get(), reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0)
     throw std::runtime_error(std::string("connect: ") + std::strerror(errno));
@@ -152,7 +141,7 @@ IngestPutResult ingest_put(const IngestPutTarget& target, int file_fd, std::uint
 }
 
 struct DiscardingSink::Impl {
-  Socket listener{::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)};
+  FileDescriptor listener = tcp_socket();
   std::uint16_t port = 0;
   std::atomic<bool> stopping{false};
   std::atomic<std::uint64_t> discarded{0};
@@ -181,7 +170,7 @@ struct DiscardingSink::Impl {
         if (errno == EINTR || errno == ECONNABORTED) continue;
         return;  // the listener was shut down
       }
-      Socket connection(fd);
+      const FileDescriptor connection(fd);
       try {
         serve_one(connection.get());
       } catch (const std::exception&) {

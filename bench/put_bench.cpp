@@ -4,7 +4,8 @@
 // the real `s3up cp` process, by one PUT and multipart) over HTTP and HTTPS, interleaved with a raw PUT of
 // the same bytes by libcurl at its default settings, as `curl -T` sends it, and by the curl command itself
 // (a process, like `s3up cp`). Then put_object at each size of curl's upload buffer
-// (ClientConfig::upload_buffer_size: the measurement that picked its default); the scaling of the client's
+// (ClientConfig::upload_buffer_size: the measurement that picked its default), and upload() at each size of
+// the parts' buffer (UploadOptions::part_upload_buffer_size, likewise); the scaling of the client's
 // peak RSS and allocation count with the object size (each size in a fresh process: this program
 // re-executed with --child-case); and the peak RSS and allocation count of the real `s3up cp` process.
 // Usage: put_bench [--json FILE] [--runs N] [--tmpdir DIR] [--max-gib N]. Prints tables; --json writes them.
@@ -58,19 +59,7 @@ struct Options {
   std::uint64_t max_gib = 4;  // largest size of the scaling and `s3up cp` cases
 };
 
-class FileDescriptor {
- public:
-  explicit FileDescriptor(int fd) : fd_(fd) {}
-  ~FileDescriptor() {
-    if (fd_ >= 0) close(fd_);
-  }
-  FileDescriptor(const FileDescriptor&) = delete;
-  FileDescriptor& operator=(const FileDescriptor&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
+using s3up::bench::FileDescriptor;
 
 s3up::ClientConfig client_config(const std::string& url, s3up::ChecksumLocation location,
                                  const std::string& ca_bundle) {
@@ -192,10 +181,10 @@ struct Ingest {
 
 enum class Sender { raw_curl, curl_cli, put_object, s3up_cp, s3up_cp_multipart };
 
-// The mock servers of the end-to-end cases. Multipart `s3up cp` has its own: the server keeps the mappings of
-// deleted objects for reuse, but only 8 of them, and the 128 part buffers of a multipart upload would push
-// out the 1 GiB one that the single-PUT cases reuse; on this VM a page freed for a few seconds goes back to
-// the hypervisor (virtio-balloon free page reporting), and touching it again is slow.
+// The mock servers of the end-to-end cases. Multipart uploads have their own: the server keeps the mappings
+// of deleted objects for reuse, within a 2 GiB budget, and the 128 part buffers of a multipart upload would
+// push out the 1 GiB one that the single-PUT cases reuse; on this VM a page freed for a few seconds goes back
+// to the hypervisor (virtio-balloon free page reporting), and touching it again is slow.
 enum class Target { http, http_multipart, https, http_md5 };
 
 struct Timed {
@@ -306,6 +295,13 @@ MeasuredChild run_measured(const std::filesystem::path& dir, std::vector<std::st
   auto fields = parse_fields(line);
   if (fields.count("ru_maxrss_kib")) measured.max_rss_kib = std::stol(fields["ru_maxrss_kib"]);
   return measured;
+}
+
+// The sizes of a buffer sweep, with the default among them, in order.
+std::vector<std::size_t> with_default(std::vector<std::size_t> sizes, std::size_t default_size) {
+  if (std::find(sizes.begin(), sizes.end(), default_size) == sizes.end())
+    sizes.insert(std::upper_bound(sizes.begin(), sizes.end(), default_size), default_size);
+  return sizes;
 }
 
 // The curl command on PATH (the `curl -T` of the reference figures); empty when there is none.
@@ -623,13 +619,9 @@ int main(int argc, char** argv) {
 
     // ---- curl's upload buffer (ClientConfig::upload_buffer_size): put_object with a CRC32 trailer at each
     // size curl allows, interleaved run by run like the rows above.
-    std::vector<std::size_t> buffer_sizes = {s3up::min_upload_buffer_size, 64 * 1024, 256 * 1024, 1024 * 1024,
-                                             s3up::max_upload_buffer_size};
-    if (std::find(buffer_sizes.begin(), buffer_sizes.end(), s3up::default_upload_buffer_size) ==
-        buffer_sizes.end())
-      buffer_sizes.insert(
-          std::upper_bound(buffer_sizes.begin(), buffer_sizes.end(), s3up::default_upload_buffer_size),
-          s3up::default_upload_buffer_size);
+    const std::vector<std::size_t> buffer_sizes = with_default(
+        {s3up::min_upload_buffer_size, 64 * 1024, 256 * 1024, 1024 * 1024, s3up::max_upload_buffer_size},
+        s3up::default_upload_buffer_size);
     std::vector<BufferRun> buffers;
     for (std::size_t size : buffer_sizes) buffers.push_back({size, {}, {}, 0, 0});
     auto run_buffer = [&](BufferRun& b, const std::string& key, bool timed_run) {
@@ -654,12 +646,8 @@ int main(int argc, char** argv) {
     // ---- the parts' upload buffer (UploadOptions::part_upload_buffer_size): upload() of the file at `cp`'s
     // defaults (8 MiB parts, 4 in flight) in this process, in both locations `cp` uses over HTTP, on the
     // multipart server; interleaved, each timed run right after an untimed one (see [1]).
-    std::vector<std::size_t> part_buffer_sizes = {64 * 1024, 128 * 1024, 256 * 1024, 1024 * 1024};
-    if (std::find(part_buffer_sizes.begin(), part_buffer_sizes.end(),
-                  s3up::default_part_upload_buffer_size) == part_buffer_sizes.end())
-      part_buffer_sizes.insert(std::upper_bound(part_buffer_sizes.begin(), part_buffer_sizes.end(),
-                                                s3up::default_part_upload_buffer_size),
-                               s3up::default_part_upload_buffer_size);
+    const std::vector<std::size_t> part_buffer_sizes =
+        with_default({64 * 1024, 128 * 1024, 256 * 1024, 1024 * 1024}, s3up::default_part_upload_buffer_size);
     std::vector<PartBufferRun> part_buffers;
     for (const std::string location : {"trailer", "header"})
       for (std::size_t size : part_buffer_sizes) part_buffers.push_back({location, {size, {}, {}, 0, 0}});
